@@ -1,0 +1,56 @@
+"""Fan Tan message catalogue (English and Portuguese)."""
+
+MESSAGES = {
+    "fantan.not_in_hand": {
+        "en": "{card} is not in your hand.",
+        "pt": "Não tens o {card} na mão.",
+    },
+    "fantan.seven_of_diamonds_first": {
+        "en": "The hand opens with 7♦: play it first.",
+        "pt": "A mão começa com o sete de ouros: joga-o primeiro.",
+    },
+    "fantan.seven_first": {
+        "en": "The hand opens with a seven.",
+        "pt": "A mão começa com um sete.",
+    },
+    "fantan.row_not_open": {
+        "en": "{card} cannot be played: its suit's row is not open (its 7 is not on the table).",
+        "pt": "Não podes jogar o {card}: a fila desse naipe ainda não abriu (falta o sete).",
+    },
+    "fantan.not_adjacent": {
+        "en": "{card} must sit next to an end of its row (now {low} to {high}).",
+        "pt": "O {card} tem de encostar a uma ponta da fila (agora de {low} a {high}).",
+    },
+    "fantan.must_play": {
+        "en": "You have a card that can be played, so you must play.",
+        "pt": "Tens uma carta que podes jogar, por isso tens de jogar.",
+    },
+    "fantan.auto.safe_card": {
+        "en": "Time ran out: {card} was played for you.",
+        "pt": "O tempo acabou: foi jogado o {card} por ti.",
+    },
+    "fantan.option.penalty": {
+        "en": "Penalty: 1 per card left, or the cards' values (a longer game).",
+        "pt": "Penalização: 1 por carta, ou o valor das cartas (jogo mais longo).",
+    },
+    "fantan.option.face_cards_ten": {
+        "en": "J, Q and K count 10 when penalties are card values.",
+        "pt": "Valete, dama e rei valem 10 quando a penalização é o valor das cartas.",
+    },
+    "fantan.option.any_seven_starts": {
+        "en": "If 7♦ was not dealt, any seven may start.",
+        "pt": "Se ninguém recebeu o sete de ouros, pode começar qualquer sete.",
+    },
+    "fantan.option.equal_hands": {
+        "en": "Equal hands: the cards that do not divide evenly are set aside unseen.",
+        "pt": "Mãos iguais: as cartas que sobram ficam de fora, viradas para baixo.",
+    },
+    "fantan.option.hands": {
+        "en": "Number of hands in the match (0: one deal per player).",
+        "pt": "Número de mãos da partida (0: cada jogador dá uma vez).",
+    },
+    "fantan.option.penalty_limit": {
+        "en": "The match ends when a player reaches this penalty (0: no limit).",
+        "pt": "A partida acaba quando alguém chega a esta penalização (0: sem limite).",
+    },
+}

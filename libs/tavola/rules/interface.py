@@ -1,0 +1,298 @@
+"""The one interface every game implements.
+
+A game is a pure, deterministic library (after OpenSpiel and boardgame.io):
+
+* ``initial_state(players, options)`` — the state before anything has happened;
+* ``chance(state)`` — what randomness the state needs next (a shuffle for a deal, a draw
+  for the first dealer), or ``None``; the adapter derives the outcome from the match seed
+  (``tavola.rules.fairness``) and passes it to ``resolve_chance``, which returns events;
+* ``decide(state, seat, action)`` — validates a seat's action and returns the events it
+  causes (forced passes and other automatic consequences included, as explicit events);
+* ``evolve(state, event)`` — folds one event into the state;
+* ``to_act``, ``legal_actions``, ``why_illegal`` — who may act, with what, and why not;
+* ``view(state, seat)`` — what one seat (or a spectator, ``seat=None``) may see;
+* ``standings`` / ``is_over`` — scores so far and whether the match has ended.
+
+The base class implements ``decide``'s checks once ("game over", "not your turn",
+"illegal action"), so a game module writes only its rules in ``apply``. Errors never change
+the state; states are immutable values.
+
+Events are frozen dataclasses deriving from :class:`Event`. An event is public unless its
+``audience()`` names the seats allowed to see it (a dealt hand is seen by its owner only).
+Fields use a closed set of types so one generic mapper turns every event into protobuf:
+``int``, ``str``, ``bool``, ``Card``, ``Tile``, ``IntEnum``, ``None`` unions, nested frozen
+dataclasses and tuples of these.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+from tavola.rules.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn, Reason
+
+OptionValue = int | bool | str
+Options = Mapping[str, OptionValue]
+
+
+class Event:
+    """Base of every domain event (a fact, named in the past tense)."""
+
+    __slots__ = ()
+
+    def audience(self) -> frozenset[int] | None:
+        """Seats allowed to see this event; ``None`` means everyone (public)."""
+        return None
+
+
+class Action:
+    """Base of every action a seat can take (a command, named imperatively)."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceRequest:
+    """Randomness a state needs. ``purpose`` is unique within a match ("deal/3").
+
+    ``kind == "shuffle"``: the outcome is a permutation of ``range(size)``;
+    ``kind == "draw"``: the outcome is a 1-tuple with an int in ``range(size)``.
+    """
+
+    purpose: str
+    kind: Literal["shuffle", "draw"]
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """A table option: its name, type, default and (for choices) allowed values.
+
+    ``house_rule`` marks options whose non-default value is a house rule (flagged in
+    history); ``description`` is a message code of the catalogue.
+    """
+
+    name: str
+    kind: Literal["int", "bool", "choice"]
+    default: OptionValue
+    description: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    house_rule: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """Metadata constant of a game (one per game module)."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    rules_version: int
+    options: tuple[OptionSpec, ...]
+    event_types: tuple[type[Event], ...]
+    presets: Mapping[str, Mapping[str, OptionValue]] = field(default_factory=dict)
+    lower_score_wins: bool = False
+    teams: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatScore:
+    seat: int
+    score: int
+    rank: int  # 1 = best; ties share a rank
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    finished: bool
+    standings: tuple[SeatScore, ...]
+
+
+S = TypeVar("S")
+A = TypeVar("A", bound=Action)
+
+
+def rank_scores(scores: Sequence[int], lower_wins: bool = False) -> tuple[SeatScore, ...]:
+    """Standings from per-seat scores; equal scores share a rank (1 = best)."""
+    key = [(-s if not lower_wins else s) for s in scores]
+    out = []
+    for seat, score in enumerate(scores):
+        better = sum(1 for k in key if k < key[seat])
+        out.append(SeatScore(seat=seat, score=score, rank=better + 1))
+    return tuple(out)
+
+
+class Game(ABC, Generic[S, A]):
+    """The interface every game implements; see the module docstring."""
+
+    info: ClassVar[GameInfo]
+
+    # ----- options -------------------------------------------------------------------
+    def parse_options(self, raw: Mapping[str, str | OptionValue]) -> dict[str, OptionValue]:
+        """Validate table options (strings from the wire or typed values); fill defaults.
+
+        A ``preset`` key (when the game has presets) supplies defaults that explicit
+        options override. Raises :class:`IllegalAction` with reason ``options.*``.
+        """
+        specs = {spec.name: spec for spec in self.info.options}
+        values: dict[str, OptionValue] = {spec.name: spec.default for spec in self.info.options}
+        raw = dict(raw)
+        preset = raw.pop("preset", None)
+        if preset is not None:
+            if str(preset) not in self.info.presets:
+                raise IllegalAction(Reason.of("options.unknown_preset", preset=str(preset)))
+            values.update(self.info.presets[str(preset)])
+        for name, given in raw.items():
+            spec = specs.get(name)
+            if spec is None:
+                raise IllegalAction(Reason.of("options.unknown", option=name))
+            values[name] = _coerce_option(spec, given)
+        return values
+
+    def house_rules(self, options: Mapping[str, OptionValue]) -> tuple[str, ...]:
+        """Names of options that differ from the official rules (flagged in history)."""
+        return tuple(
+            spec.name
+            for spec in self.info.options
+            if spec.house_rule and options.get(spec.name, spec.default) != spec.default
+        )
+
+    # ----- lifecycle -------------------------------------------------------------------
+    @abstractmethod
+    def initial_state(self, players: int, options: Mapping[str, OptionValue]) -> S: ...
+
+    @abstractmethod
+    def chance(self, state: S) -> ChanceRequest | None: ...
+
+    @abstractmethod
+    def resolve_chance(
+        self, state: S, request: ChanceRequest, outcome: tuple[int, ...]
+    ) -> list[Event]: ...
+
+    @abstractmethod
+    def evolve(self, state: S, event: Event) -> S: ...
+
+    def fold(self, state: S, events: Iterable[Event]) -> S:
+        for event in events:
+            state = self.evolve(state, event)
+        return state
+
+    # ----- turns and legality ----------------------------------------------------------
+    @abstractmethod
+    def to_act(self, state: S) -> frozenset[int]:
+        """Seats that may act now (several during simultaneous decisions)."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> Sequence[A]:
+        """Every legal action of ``seat`` now, in a stable order; empty if it may not act."""
+
+    @abstractmethod
+    def why_illegal(self, state: S, seat: int, action: A) -> Reason | None:
+        """``None`` when legal for a seat in ``to_act``; otherwise the reason why not."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, action: A) -> list[Event]:
+        """Events caused by a legal action (already validated by ``decide``)."""
+
+    def decide(self, state: S, seat: int, action: A) -> list[Event]:
+        """Validate and decide; raises a :class:`RulesError` subclass and changes nothing."""
+        if self.is_over(state):
+            raise GameOver(Reason.of("game.over"))
+        if not 0 <= seat < self.players(state):
+            raise NotYourTurn(Reason.of("game.no_such_seat", seat=seat))
+        if seat not in self.to_act(state):
+            on_turn = sorted(self.to_act(state))
+            raise NotYourTurn(
+                Reason.of("game.not_your_turn", seat=seat, on_turn=",".join(map(str, on_turn)))
+            )
+        reason = self.why_illegal(state, seat, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        return self.apply(state, seat, action)
+
+    def automatic_action(self, state: S, seat: int) -> tuple[A, Reason]:
+        """The move made for a seat whose timer ran out, with why (a safe, honest choice).
+
+        Default: the first legal action. Games override with their documented choice.
+        """
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise NotYourTurn(Reason.of("game.not_your_turn", seat=seat, on_turn=""))
+        return legal[0], Reason.of("auto.first_legal")
+
+    # ----- what seats see --------------------------------------------------------------
+    @abstractmethod
+    def players(self, state: S) -> int: ...
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> Any:
+        """A frozen dataclass with what ``seat`` may see (``None``: a spectator)."""
+
+    @abstractmethod
+    def standings(self, state: S) -> tuple[SeatScore, ...]: ...
+
+    @abstractmethod
+    def is_over(self, state: S) -> bool: ...
+
+    def result(self, state: S) -> MatchResult:
+        return MatchResult(finished=self.is_over(state), standings=self.standings(state))
+
+    # ----- action encoding -------------------------------------------------------------
+    @abstractmethod
+    def encode_action(self, action: A) -> str:
+        """The stable code of an action ("7D", "pass", "bid 4"); documented per game."""
+
+    @abstractmethod
+    def decode_action(self, code: str) -> A:
+        """Parse an action code; raises :class:`MalformedAction`."""
+
+    def describe_action(self, action: A) -> str:
+        """A unique human string ("7♦"); defaults to the code."""
+        return self.encode_action(action)
+
+    def malformed(self, code: str) -> MalformedAction:
+        return MalformedAction(Reason.of("action.malformed", game=self.info.name, code=code))
+
+    # ----- text --------------------------------------------------------------------------
+    def messages(self) -> Mapping[str, Mapping[str, str]]:
+        """This game's message catalogue: ``{code: {"en": ..., "pt": ...}}``."""
+        return {}
+
+
+def _coerce_option(spec: OptionSpec, given: str | OptionValue) -> OptionValue:
+    bad = IllegalAction(Reason.of("options.invalid", option=spec.name, value=str(given)))
+    if spec.kind == "bool":
+        if isinstance(given, bool):
+            return given
+        text = str(given).strip().lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise bad
+    if spec.kind == "int":
+        try:
+            value = given if isinstance(given, int) and not isinstance(given, bool) else int(
+                str(given)
+            )
+        except ValueError:
+            raise bad from None
+        if spec.minimum is not None and value < spec.minimum:
+            raise bad
+        if spec.maximum is not None and value > spec.maximum:
+            raise bad
+        return value
+    text = str(given)
+    if text not in spec.choices:
+        raise bad
+    return text
+
+
+class TrickGame(Game[S, A], ABC):
+    """Marker base for trick-taking games (Spades, Barbu, Doppelkopf); helpers live in
+    :mod:`tavola.rules.cards`."""
