@@ -225,6 +225,12 @@ class Game(ABC, Generic[S, A]):
             raise NotYourTurn(Reason.of("game.not_your_turn", seat=seat, on_turn=""))
         return legal[0], Reason.of("auto.first_legal")
 
+    def seat_left(self, state: S, seat: int) -> list[Event]:
+        """Events when a player leaves for good. Default: none — a bot takes the seat over
+        and the rules go on. A game whose rule book says otherwise (Doppelkopf: the game
+        ends unscored) returns its events here."""
+        return []
+
     # ----- what seats see --------------------------------------------------------------
     @abstractmethod
     def players(self, state: S) -> int: ...
