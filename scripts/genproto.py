@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
 import shutil
 import sys
@@ -15,6 +16,9 @@ GEN = OUT / "tavola" / "v1"
 
 
 def main() -> int:
+    # protoc finds the mypy plugins on PATH: put this interpreter's scripts folder first.
+    bindir = pathlib.Path(sys.executable).parent
+    os.environ["PATH"] = f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"
     if GEN.exists():
         shutil.rmtree(GEN)
     GEN.mkdir(parents=True)

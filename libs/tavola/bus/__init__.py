@@ -1,0 +1,1 @@
+"""The bus: NATS JetStream transport for committed events and internal request/reply."""

@@ -1,0 +1,1 @@
+"""The ``tavola`` command: up, demo, play, replay, verify."""

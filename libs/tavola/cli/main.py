@@ -1,0 +1,60 @@
+"""``tavola`` — run the platform, watch bots play, play yourself, replay a match."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from tavola.rules import registry
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tavola", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    up = sub.add_parser("up", help="start the whole platform on this machine")
+    up.add_argument("--port", type=int, default=50051, help="gRPC port for clients")
+    up.add_argument("--data", default=".tavola/run", help="data folder of local infra")
+    for name, text in (("demo", "a match with every seat a bot"),
+                       ("play", "play against bots in the terminal")):
+        cmd = sub.add_parser(name, help=text)
+        cmd.add_argument("game", choices=registry.names())
+        cmd.add_argument("--players", type=int, default=0)
+        cmd.add_argument("--level", default="easy", choices=("easy", "medium", "hard", "master"))
+        cmd.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+        cmd.add_argument("--preset", default="")
+        cmd.add_argument("--address", default=None)
+        cmd.add_argument("--locale", default="en", choices=("en", "pt"))
+        if name == "demo":
+            cmd.add_argument("--mode", default="", help="dominoes: partnership|block|draw")
+    replay = sub.add_parser("replay", help="rebuild a match from the log and print it")
+    replay.add_argument("match_id")
+    replay.add_argument("--database-url", default=None)
+    verify = sub.add_parser("verify", help="verify a finished match from the log")
+    verify.add_argument("match_id")
+    verify.add_argument("--database-url", default=None)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "up":
+        from tavola.cli.up import up
+        return up(args.port, args.data)
+    if args.command == "demo":
+        from tavola.cli.demo import demo
+        return demo(args)
+    if args.command == "play":
+        from tavola.cli.play import play
+        return play(args)
+    if args.command == "replay":
+        from tavola.cli.replay import replay
+        return replay(args.match_id, args.database_url)
+    if args.command == "verify":
+        from tavola.cli.replay import verify
+        return verify(args.match_id, args.database_url)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

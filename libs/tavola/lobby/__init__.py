@@ -1,0 +1,1 @@
+"""The table aggregate (pure): created, seats taken, match started. Streams ``table-<id>``."""

@@ -1,0 +1,129 @@
+"""Fold and decide for a whole match (platform facts + the game's rules)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tavola.match.events import MatchCreated, MatchEnded, SeatCredentials, SeedRevealed
+from tavola.rules import fairness, registry
+from tavola.rules.errors import GameOver, Reason
+from tavola.rules.interface import ChanceRequest, Event, Game
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    created: MatchCreated
+    game_state: Any
+    version: int = 0
+    token_sha256: tuple[str, ...] = ()
+    ended: MatchEnded | None = None
+    seed_hex: str | None = None
+
+    @property
+    def game(self) -> Game[Any, Any]:
+        return registry.get(self.created.game)
+
+    @property
+    def players(self) -> int:
+        return len(self.created.seats)
+
+    def options(self) -> dict[str, str]:
+        return {o.name: o.value for o in self.created.options}
+
+    def client_seeds(self) -> tuple[bytes, ...]:
+        return tuple(bytes.fromhex(s.client_seed_hex) for s in self.created.seats)
+
+    def to_act(self) -> frozenset[int]:
+        if self.ended is not None:
+            return frozenset()
+        return self.game.to_act(self.game_state)
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """Events produced by one cause (an action, one chance resolution, the system)."""
+
+    kind: str  # "action" | "chance" | "system" | "timeout"
+    events: tuple[Event, ...]
+    seat: int = -1
+    action: str = ""
+    chance_purpose: str = ""
+    reason: Reason | None = None
+
+
+def start(created: MatchCreated) -> MatchState:
+    game = registry.get(created.game)
+    options = {o.name: o.value for o in created.options}
+    return MatchState(created=created, game_state=game.initial_state(len(created.seats), options))
+
+
+def evolve(state: MatchState | None, event: Event) -> MatchState:
+    if isinstance(event, MatchCreated):
+        return replace(start(event), version=1)
+    if state is None:
+        raise ValueError("a match stream must begin with MatchCreated")
+    state = replace(state, version=state.version + 1)
+    match event:
+        case SeatCredentials(token_sha256=hashes):
+            return replace(state, token_sha256=hashes)
+        case MatchEnded():
+            return replace(state, ended=event)
+        case SeedRevealed(seed_hex=seed_hex):
+            return replace(state, seed_hex=seed_hex)
+    return replace(state, game_state=state.game.evolve(state.game_state, event))
+
+
+def fold(events: Sequence[Event], state: MatchState | None = None) -> MatchState:
+    for event in events:
+        state = evolve(state, event)
+    if state is None:
+        raise ValueError("no events")
+    return state
+
+
+def token_matches(state: MatchState, seat: int, token: str) -> bool:
+    if not 0 <= seat < len(state.token_sha256):
+        return False
+    return hashlib.sha256(token.encode()).hexdigest() == state.token_sha256[seat]
+
+
+def decide_action(state: MatchState, seat: int, code: str) -> Batch:
+    """Validate and decide a seat's action (raises a RulesError, changing nothing)."""
+    if state.ended is not None:
+        raise GameOver(Reason.of("game.over"))
+    game = state.game
+    action = game.decode_action(code)
+    events = game.decide(state.game_state, seat, action)
+    return Batch("action", tuple(events), seat=seat, action=game.encode_action(action))
+
+
+def decide_timeout(state: MatchState, seat: int) -> Batch:
+    """The automatic action for a seat whose timer ran out, recorded with its reason."""
+    game = state.game
+    action, reason = game.automatic_action(state.game_state, seat)
+    events = game.decide(state.game_state, seat, action)
+    return Batch("timeout", tuple(events), seat=seat, action=game.encode_action(action),
+                 reason=reason)
+
+
+def settle(state: MatchState, seed: bytes) -> list[Batch]:
+    """What follows on its own: chance from the seed, then the end and the seed's reveal."""
+    batches: list[Batch] = []
+    game = state.game
+    while (request := game.chance(state.game_state)) is not None:
+        batch = resolve_chance(state, request, seed)
+        batches.append(batch)
+        state = fold(batch.events, state)
+    if state.ended is None and game.is_over(state.game_state):
+        ended = MatchEnded(game.standings(state.game_state))
+        batches.append(Batch("system", (ended, SeedRevealed(seed.hex()))))
+    return batches
+
+
+def resolve_chance(state: MatchState, request: ChanceRequest, seed: bytes) -> Batch:
+    outcome = fairness.outcome(seed, state.client_seeds(), request)
+    events = state.game.resolve_chance(state.game_state, request, outcome)
+    return Batch("chance", tuple(events), chance_purpose=request.purpose)

@@ -1,0 +1,62 @@
+"""Platform events of a match stream (type names ``match.<Name>``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tavola.rules.interface import Event, SeatScore
+
+
+@dataclass(frozen=True, slots=True)
+class OptionEntry:
+    name: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    seat: int
+    player_name: str
+    is_bot: bool
+    bot_level: str
+    client_seed_hex: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchCreated(Event):
+    """The match's first event: the game, its rules, the seats and the seed commitment."""
+
+    match_id: str
+    table_id: str
+    game: str
+    rules_version: int
+    options: tuple[OptionEntry, ...]
+    house_rules: tuple[str, ...]
+    seats: tuple[SeatInfo, ...]
+    seed_commitment: str
+    fairness: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCredentials(Event):
+    """SHA-256 of each seat's token; seen by no seat (the engine checks tokens with it)."""
+
+    token_sha256: tuple[str, ...]
+
+    def audience(self) -> frozenset[int] | None:
+        return frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded(Event):
+    standings: tuple[SeatScore, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeedRevealed(Event):
+    """The match seed, revealed after the match has ended (``SHA-256(seed) == commitment``)."""
+
+    seed_hex: str
+
+
+PLATFORM_EVENTS: tuple[type[Event], ...] = (MatchCreated, SeatCredentials, MatchEnded, SeedRevealed)

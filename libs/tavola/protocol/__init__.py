@@ -1,0 +1,1 @@
+"""Domain types inside, protobuf at the edges: mappers between the two."""

@@ -1,0 +1,119 @@
+"""Event codec: domain events <-> (type name, protobuf payload bytes, metadata bytes).
+
+Type names are ``<game>.<ClassName>`` for rules events and ``match.<ClassName>`` for
+platform events. Payloads are ``tavola.v1.Record`` messages serialized deterministically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from tavola.lobby.table import TABLE_EVENTS
+from tavola.match.events import PLATFORM_EVENTS
+from tavola.protocol.records import from_record, to_record
+from tavola.rules import registry
+from tavola.rules.errors import Reason
+from tavola.rules.interface import Event
+from tavola.v1 import common_pb2, events_pb2, internal_pb2
+
+SCHEMA_VERSION = 1
+PLATFORM = "match"
+
+
+TABLE = "table"
+
+
+def type_name(game: str, event: Event) -> str:
+    if type(event) in PLATFORM_EVENTS:
+        prefix = PLATFORM
+    elif type(event) in TABLE_EVENTS:
+        prefix = TABLE
+    else:
+        prefix = game
+    return f"{prefix}.{type(event).__name__}"
+
+
+def encode_payload(game: str, event: Event) -> bytes:
+    record = to_record(event, type_name(game, event))
+    return record.SerializeToString(deterministic=True)
+
+
+@cache
+def _classes(game: str) -> dict[str, type[Event]]:
+    """Event classes by type name: the platform's, plus the game's when one is given."""
+    classes = {f"{PLATFORM}.{c.__name__}": c for c in PLATFORM_EVENTS}
+    classes.update({f"{TABLE}.{c.__name__}": c for c in TABLE_EVENTS})
+    if game:
+        classes.update({f"{game}.{c.__name__}": c for c in registry.get(game).info.event_types})
+    return classes
+
+
+def decode_payload(game: str, type_: str, payload: bytes) -> Event:
+    cls = _classes(game).get(type_)
+    if cls is None:
+        raise ValueError(f"unknown event type {type_!r} for game {game!r}")
+    event: Event = from_record(cls, common_pb2.Record.FromString(payload))
+    return event
+
+
+def all_event_types(game: str) -> Sequence[type[Event]]:
+    return tuple(_classes(game).values())
+
+
+def reason_to_pb(reason: Reason, text: str = "") -> common_pb2.Reason:
+    params = []
+    for name, value in reason.params:
+        if isinstance(value, int):
+            params.append(common_pb2.ReasonParam(name=name, int_value=value))
+        else:
+            params.append(common_pb2.ReasonParam(name=name, string_value=value))
+    return common_pb2.Reason(code=reason.code, params=params, text=text)
+
+
+@dataclass(frozen=True, slots=True)
+class Metadata:
+    """Cause and turn information stored beside each event."""
+
+    kind: int
+    seat: int = -1
+    action: str = ""
+    command_id: str = ""
+    chance_purpose: str = ""
+    reason: Reason | None = None
+    by_bot: bool = False
+    to_act: tuple[int, ...] = ()
+    last_in_batch: bool = False
+    salt: bytes = b""
+
+    def to_pb(self) -> internal_pb2.EventMetadata:
+        cause = events_pb2.Cause(
+            kind=self.kind,  # type: ignore[arg-type]
+            seat=self.seat,
+            action=self.action,
+            command_id=self.command_id,
+            chance_purpose=self.chance_purpose,
+            by_bot=self.by_bot,
+        )
+        if self.reason is not None:
+            cause.automatic_reason.CopyFrom(reason_to_pb(self.reason))
+        return internal_pb2.EventMetadata(
+            cause=cause, to_act=list(self.to_act), last_in_batch=self.last_in_batch,
+            salt=self.salt,
+        )
+
+    def encode(self) -> bytes:
+        return self.to_pb().SerializeToString(deterministic=True)
+
+
+def decode_metadata(data: bytes) -> internal_pb2.EventMetadata:
+    return internal_pb2.EventMetadata.FromString(data)
+
+
+CAUSE_KINDS = {
+    "action": events_pb2.CAUSE_KIND_ACTION,
+    "chance": events_pb2.CAUSE_KIND_CHANCE,
+    "system": events_pb2.CAUSE_KIND_SYSTEM,
+    "timeout": events_pb2.CAUSE_KIND_TIMEOUT,
+}

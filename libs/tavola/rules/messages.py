@@ -1,0 +1,92 @@
+"""The message catalogue: every player-facing text is a code rendered here (en, pt).
+
+Platform codes live below; each game adds its own through ``Game.messages()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+
+from tavola.rules import registry
+from tavola.rules.errors import Reason
+
+LOCALES = ("en", "pt")
+DEFAULT_LOCALE = "en"
+
+PLATFORM_MESSAGES: dict[str, dict[str, str]] = {
+    "game.over": {"en": "The match has ended.", "pt": "A partida já terminou."},
+    "game.no_such_seat": {"en": "There is no seat {seat}.", "pt": "Não há o lugar {seat}."},
+    "game.not_your_turn": {
+        "en": "It is not seat {seat}'s turn (to act: {on_turn}).",
+        "pt": "Não é a vez do lugar {seat} (a jogar: {on_turn}).",
+    },
+    "game.unknown": {"en": "No game is called {game}.", "pt": "Não há nenhum jogo {game}."},
+    "action.malformed": {
+        "en": "{code!r} is not an action of {game}.",
+        "pt": "{code!r} não é uma jogada de {game}.",
+    },
+    "options.unknown": {"en": "Unknown option {option}.", "pt": "Opção desconhecida: {option}."},
+    "options.invalid": {
+        "en": "{value!r} is not a valid value for {option}.",
+        "pt": "{value!r} não é um valor válido para {option}.",
+    },
+    "options.unknown_preset": {
+        "en": "Unknown preset {preset}.", "pt": "Predefinição desconhecida: {preset}.",
+    },
+    "auto.first_legal": {
+        "en": "Time ran out: the first legal action was taken.",
+        "pt": "O tempo acabou: foi feita a primeira jogada válida.",
+    },
+    "match.not_found": {"en": "No match {match_id}.", "pt": "Não existe a partida {match_id}."},
+    "table.not_found": {"en": "No table {table_id}.", "pt": "Não existe a mesa {table_id}."},
+    "request.missing": {"en": "The field {field} is required.",
+                        "pt": "O campo {field} é obrigatório."},
+    "request.invalid": {"en": "Invalid {field}: {detail}.", "pt": "{field} inválido: {detail}."},
+    "request.too_large": {"en": "{field} is too long (at most {limit}).",
+                          "pt": "{field} é demasiado longo (no máximo {limit})."},
+    "seat.bad_token": {"en": "The token does not open seat {seat}.",
+                       "pt": "O código não corresponde ao lugar {seat}."},
+    "seat.taken": {"en": "Seat {seat} is taken.", "pt": "O lugar {seat} está ocupado."},
+    "seat.none_free": {"en": "No seat is free.", "pt": "Não há lugares livres."},
+    "seat.not_bot": {"en": "Seat {seat} is not played by the bot service.",
+                     "pt": "O lugar {seat} não é jogado pelo serviço de bots."},
+    "table.not_open": {"en": "The table is no longer open.", "pt": "A mesa já não está aberta."},
+    "table.not_full": {"en": "{free} seat(s) are still free.",
+                       "pt": "Ainda há {free} lugar(es) livre(s)."},
+    "table.bad_players": {"en": "{game} is played by {min} to {max} players.",
+                          "pt": "{game} joga-se com {min} a {max} jogadores."},
+    "command.stale": {
+        "en": "Stale version: you saw {expected}, the table is at {actual}.",
+        "pt": "Versão desatualizada: viste a {expected}, a mesa está na {actual}.",
+    },
+    "command.reused": {
+        "en": "The command id {command_id} was already used for another command.",
+        "pt": "O identificador {command_id} já foi usado noutro comando.",
+    },
+    "command.conflict": {
+        "en": "Another move was recorded at the same time; try again.",
+        "pt": "Outra jogada foi registada ao mesmo tempo; tenta de novo.",
+    },
+    "internal.error": {"en": "Internal error ({detail}).", "pt": "Erro interno ({detail})."},
+}
+
+
+@cache
+def catalogue() -> Mapping[str, Mapping[str, str]]:
+    merged: dict[str, Mapping[str, str]] = dict(PLATFORM_MESSAGES)
+    for game in registry.all_games():
+        merged.update(game.messages())
+    return merged
+
+
+def render(reason: Reason, locale: str = DEFAULT_LOCALE) -> str:
+    """The reason in ``locale`` (falls back to English, then to the code itself)."""
+    entry = catalogue().get(reason.code)
+    if entry is None:
+        return reason.code + (f" {dict(reason.params)}" if reason.params else "")
+    template = entry.get(locale) or entry.get(DEFAULT_LOCALE) or reason.code
+    try:
+        return template.format(**reason.param_dict())
+    except (KeyError, IndexError, ValueError):
+        return template

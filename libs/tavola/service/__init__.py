@@ -1,0 +1,1 @@
+"""Service runtime adapters shared by the four services: logging, metrics, gRPC, NATS."""

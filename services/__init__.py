@@ -1,0 +1,1 @@
+"""tavola services: one package per process (lobby, engine, bots, scoring)."""

@@ -1,0 +1,57 @@
+"""Composition root of the bot service."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from typing import Any
+
+import structlog
+from nats.aio.msg import Msg
+
+from services.bots import metrics
+from services.bots.app import BotPlayer, BotPorts
+from tavola.bus import rpc, subjects
+from tavola.bus.consumer import subscribe_events
+from tavola.service import runtime
+from tavola.service.config import ServiceConfig
+from tavola.v1 import events_pb2, game_pb2
+
+log = structlog.get_logger(__name__)
+
+
+async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        nc = await runtime.connect_nats(config.nats_url, "bots")
+        stack.push_async_callback(nc.drain)
+        js = nc.jetstream()
+        await runtime.ensure_event_stream(js)
+
+        def engine(method: str, response: type[Any]) -> Any:
+            async def call(request: Any) -> Any:
+                return await rpc.call(nc, subjects.ENGINE_RPC, method, request, response,
+                                      internal=True)
+            return call
+
+        player = BotPlayer(BotPorts(
+            get_match=engine("GetMatch", game_pb2.GetMatchResponse),
+            get_view=engine("GetView", game_pb2.GetViewResponse),
+            submit=engine("SubmitAction", game_pb2.SubmitActionResponse)))
+
+        async def handle(envelope: events_pb2.EventEnvelope, _msg: Msg) -> None:
+            with structlog.contextvars.bound_contextvars(match_id=envelope.match_id):
+                await player.on_event(envelope)
+            metrics.EVENTS.labels(outcome="ok").inc()
+
+        await subscribe_events(js, subjects.MATCH_EVENTS_ALL, subjects.BOTS_CONSUMER,
+                               subjects.BOTS_QUEUE, handle)
+        server, port = await runtime.start_health_server(
+            os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0"))
+        stack.push_async_callback(server.stop, 1.0)
+        metrics_port = runtime.start_metrics(config.metrics_port)
+        log.info("bots.ready", health_port=port, metrics_port=metrics_port)
+        await stop.wait()
+        log.info("bots.stopping")
+
+

@@ -1,0 +1,6 @@
+"""Prometheus metrics of the bot service."""
+
+from prometheus_client import Counter
+
+DECISIONS = Counter("tavola_bots_decisions_total", "Bot decisions submitted", ["level", "outcome"])
+EVENTS = Counter("tavola_bots_events_total", "Events consumed", ["outcome"])

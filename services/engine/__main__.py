@@ -1,0 +1,21 @@
+"""Entrypoint: ``python -m services.engine``."""
+
+from __future__ import annotations
+
+import asyncio
+
+from services.engine.bootstrap import run
+from services.engine.config import EngineConfig
+from tavola.service.logging import configure
+from tavola.service.runtime import stop_on_signals
+
+
+async def main() -> None:
+    config = EngineConfig.from_env()
+    configure("engine", json=config.service.json_logs, level=config.service.log_level)
+    async with stop_on_signals() as stop:
+        await run(config, stop)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,361 @@
+"""The engine's application layer: commands in, events appended, views out.
+
+One writer per match inside a process (an asyncio lock per match); across processes the
+log's expected-version check makes sure two engines never both append move N. The cache
+is only a speed-up: every read catches up from the log first, and any entry may be dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+from uuid import UUID
+
+import structlog
+
+from services.engine import metrics
+from services.engine.codec import batches_to_new_events
+from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
+from tavola.eventlog.model import EventStore, StoredEvent
+from tavola.match import aggregate
+from tavola.match.aggregate import Batch, MatchState
+from tavola.match.events import MatchCreated, OptionEntry, SeatCredentials, SeatInfo
+from tavola.protocol import errors
+from tavola.protocol import events as codec
+from tavola.protocol.envelopes import FULL, SPECTATOR, to_envelope
+from tavola.protocol.errors import ServiceError
+from tavola.protocol.records import to_record
+from tavola.rules import fairness, registry
+from tavola.rules.errors import RulesError
+from tavola.rules.messages import render
+from tavola.rules.registry import UnknownGame
+from tavola.v1 import events_pb2, game_pb2, internal_pb2, lobby_pb2
+
+log = structlog.get_logger(__name__)
+MAX_ID = 128
+MAX_ACTION = 64
+FINGERPRINT = 32
+
+
+class SeedVault(Protocol):
+    async def seed(self, match_id: str) -> bytes: ...
+
+
+def stream_of(match_id: str) -> str:
+    return f"match-{match_id}"
+
+
+@dataclass
+class Ports:
+    store: EventStore
+    seeds: SeedVault
+    new_id: Callable[[], UUID]
+    salt: Callable[[int], bytes]
+
+
+class Engine:
+    def __init__(self, ports: Ports) -> None:
+        self._ports = ports
+        self._cache: dict[str, MatchState] = {}
+        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    # ----- loading ---------------------------------------------------------------------
+    async def load(self, match_id: str) -> MatchState:
+        """The match as the log has it now (cached state caught up from the log)."""
+        _check_id("match_id", match_id)
+        cached = self._cache.get(match_id)
+        after = cached.version if cached else 0
+        stored = await self._ports.store.read_stream(stream_of(match_id), after_version=after)
+        if cached is None and not stored:
+            raise errors.not_found("match.not_found", match_id=match_id)
+        state = self._fold(cached, stored)
+        self._cache[match_id] = state
+        metrics.CACHED_MATCHES.set(len(self._cache))
+        return state
+
+    def _fold(self, state: MatchState | None, stored: list[StoredEvent]) -> MatchState:
+        for item in stored:
+            event = codec.decode_payload(state.created.game if state else "", item.type,
+                                         item.payload)
+            state = aggregate.evolve(state, event)
+        assert state is not None
+        return state
+
+    def forget(self, match_id: str) -> None:
+        self._cache.pop(match_id, None)
+
+    # ----- creating ----------------------------------------------------------------------
+    async def create_match(
+        self, request: internal_pb2.CreateMatchRequest
+    ) -> internal_pb2.CreateMatchResponse:
+        try:
+            game = registry.get(request.game)
+            options = game.parse_options(dict(request.options))
+        except (UnknownGame, RulesError) as error:
+            raise errors.from_rules_error(error) from None
+        seed = await self._ports.seeds.seed(request.match_id)
+        created = MatchCreated(
+            match_id=request.match_id,
+            table_id=request.table_id,
+            game=request.game,
+            rules_version=game.info.rules_version,
+            options=tuple(OptionEntry(k, _text(v)) for k, v in sorted(options.items())),
+            house_rules=game.house_rules(options),
+            seats=tuple(
+                SeatInfo(s.seat, s.player_name, s.is_bot, s.bot_level, s.client_seed.hex())
+                for s in request.seats
+            ),
+            seed_commitment=fairness.commitment(seed),
+            fairness=fairness.ALGORITHM,
+        )
+        credentials = SeatCredentials(tuple(s.token_sha256 for s in request.seats))
+        opening = Batch("system", (created, credentials))
+        state = aggregate.fold(opening.events)
+        batches = [opening, *aggregate.settle(state, seed)]
+        try:
+            result = await self._append(None, request.match_id, request.game, batches,
+                                        f"create:{request.match_id}")
+        except DuplicateCommand as duplicate:
+            return internal_pb2.CreateMatchResponse(version=duplicate.record.last_version)
+        log.info("match.created", match_id=request.match_id, table_id=request.table_id,
+                 game=request.game)
+        metrics.MATCHES_CREATED.labels(game=request.game).inc()
+        return internal_pb2.CreateMatchResponse(version=result)
+
+    # ----- acting ------------------------------------------------------------------------
+    async def submit(
+        self, request: game_pb2.SubmitActionRequest, internal: bool = False
+    ) -> game_pb2.SubmitActionResponse:
+        started = time.perf_counter()
+        _check_id("command_id", request.command_id)
+        _check_text("action", request.action, MAX_ACTION)
+        fingerprint = _fingerprint(request)
+        game_name = "unknown"
+        outcome = "error"
+        try:
+            async with self._locks[request.match_id]:
+                previous = await self._ports.store.find_command(request.command_id)
+                if previous is not None:
+                    outcome = "duplicate"
+                    return _duplicate(previous.result, fingerprint, request.command_id)
+                state = await self.load(request.match_id)
+                game_name = state.created.game
+                self._authorize(state, request.seat, request.seat_token, internal)
+                if request.expected_version and request.expected_version != state.version:
+                    outcome = "stale"
+                    raise errors.aborted("command.stale", request.locale or "en",
+                                         expected=request.expected_version, actual=state.version)
+                response = await self._decide_and_append(state, request, fingerprint, internal)
+                outcome = "duplicate" if response.duplicate else "ok"
+                return response
+        except RulesError as error:
+            outcome = "illegal"
+            raise errors.from_rules_error(error, request.locale or "en") from None
+        finally:
+            metrics.COMMANDS.labels(game=game_name, outcome=outcome).inc()
+            metrics.COMMAND_SECONDS.labels(game=game_name).observe(time.perf_counter() - started)
+
+    async def _decide_and_append(
+        self, state: MatchState, request: game_pb2.SubmitActionRequest, fingerprint: bytes,
+        internal: bool,
+    ) -> game_pb2.SubmitActionResponse:
+        batch = aggregate.decide_action(state, request.seat, request.action)
+        after = aggregate.fold(batch.events, state)
+        seed = await self._ports.seeds.seed(request.match_id)
+        batches = [batch, *aggregate.settle(after, seed)]
+        count = sum(len(b.events) for b in batches)
+        response = game_pb2.SubmitActionResponse(
+            version=state.version + count, first_version=state.version + 1
+        )
+        try:
+            await self._append(state, request.match_id, state.created.game, batches,
+                               request.command_id,
+                               fingerprint + response.SerializeToString(),
+                               by_bot=internal and state.created.seats[request.seat].is_bot)
+        except DuplicateCommand as duplicate:
+            return _duplicate(duplicate.record.result, fingerprint, request.command_id)
+        except ConcurrencyConflict:
+            self.forget(request.match_id)
+            raise errors.aborted("command.stale", request.locale or "en",
+                                 expected=state.version, actual=-1) from None
+        structlog.get_logger(__name__).info(
+            "action.applied", match_id=request.match_id, seat=request.seat,
+            action=request.action, version=response.version)
+        return response
+
+    async def _append(
+        self, state: MatchState | None, match_id: str, game: str, batches: list[Batch],
+        command_id: str, result: bytes = b"", by_bot: bool = False,
+    ) -> int:
+        rules_version = registry.get(game).info.rules_version
+        new_events, after = batches_to_new_events(
+            state, batches, game=game, rules_version=rules_version,
+            new_id=self._ports.new_id, salt=self._ports.salt, command_id=command_id,
+            by_bot=by_bot,
+        )
+        appended = await self._ports.store.append(
+            stream_of(match_id), state.version if state else 0, new_events,
+            command_id=command_id, command_result=result,
+        )
+        self._cache[match_id] = after
+        metrics.EVENTS_APPENDED.labels(game=game).inc(len(new_events))
+        if after.ended is not None and (state is None or state.ended is None):
+            metrics.MATCHES_FINISHED.labels(game=game).inc()
+        return appended.last_version
+
+    def _authorize(self, state: MatchState, seat: int, token: str, internal: bool) -> None:
+        if not 0 <= seat < state.players:
+            raise errors.invalid("game.no_such_seat", seat=seat)
+        if internal:
+            if not state.created.seats[seat].is_bot:
+                raise errors.denied("seat.not_bot", seat=seat)
+            return
+        if not aggregate.token_matches(state, seat, token):
+            raise errors.denied("seat.bad_token", seat=seat)
+
+    # ----- reading -----------------------------------------------------------------------
+    async def view(
+        self, request: game_pb2.GetViewRequest, internal: bool = False
+    ) -> game_pb2.GetViewResponse:
+        state = await self.load(request.match_id)
+        if request.at_version:
+            state = await self._state_at(request.match_id, request.at_version)
+        seat = request.seat
+        if seat != SPECTATOR:
+            self._authorize(state, seat, request.seat_token, internal)
+        locale = request.locale or "en"
+        game = state.game
+        viewer = None if seat == SPECTATOR else seat
+        response = game_pb2.GetViewResponse(
+            version=state.version,
+            view=to_record(game.view(state.game_state, viewer),
+                           f"{state.created.game}.View"),
+            to_act=sorted(state.to_act()),
+            finished=state.ended is not None,
+            standings=_standings(state),
+            game=state.created.game,
+        )
+        if viewer is not None and state.ended is None:
+            legal = game.legal_actions(state.game_state, seat)
+            response.legal_actions.extend(
+                game_pb2.LegalAction(code=game.encode_action(a), label=game.describe_action(a))
+                for a in legal
+            )
+            response.blocked.extend(_blocked(state, seat, legal, locale))
+        return response
+
+    async def _state_at(self, match_id: str, version: int) -> MatchState:
+        stored = await self._ports.store.read_stream(stream_of(match_id), limit=version)
+        return self._fold(None, stored)
+
+    async def explain(
+        self, request: game_pb2.ExplainActionRequest, internal: bool = False
+    ) -> game_pb2.ExplainActionResponse:
+        state = await self.load(request.match_id)
+        self._authorize(state, request.seat, request.seat_token, internal)
+        locale = request.locale or "en"
+        try:
+            aggregate.decide_action(state, request.seat, request.action)
+        except RulesError as error:
+            text = render(error.reason, locale)
+            return game_pb2.ExplainActionResponse(legal=False,
+                                                  reason=codec.reason_to_pb(error.reason, text))
+        return game_pb2.ExplainActionResponse(legal=True)
+
+    async def get_match(self, request: game_pb2.GetMatchRequest) -> game_pb2.GetMatchResponse:
+        state = await self.load(request.match_id)
+        created = state.created
+        return game_pb2.GetMatchResponse(
+            match_id=created.match_id, table_id=created.table_id, game=created.game,
+            options={o.name: o.value for o in created.options},
+            house_rules=list(created.house_rules), version=state.version,
+            finished=state.ended is not None, standings=_standings(state),
+            seed_commitment=created.seed_commitment, seed=state.seed_hex or "",
+            seats=[lobby_pb2.Seat(seat=s.seat, taken=True, player_name=s.player_name,
+                                  is_bot=s.is_bot, bot_level=s.bot_level) for s in created.seats],
+            client_seeds=[s.client_seed_hex for s in created.seats],
+        )
+
+    async def events_after(
+        self, match_id: str, viewer: int, after_version: int
+    ) -> list[events_pb2.EventEnvelope]:
+        stored = await self._ports.store.read_stream(stream_of(match_id), after_version)
+        state = self._cache.get(match_id)
+        table_id = state.created.table_id if state else ""
+        return [to_envelope(s, viewer, table_id) for s in stored]
+
+    async def authorize_stream(self, match_id: str, seat: int, token: str) -> MatchState:
+        state = await self.load(match_id)
+        if seat != SPECTATOR:
+            self._authorize(state, seat, token, internal=False)
+        return state
+
+
+def _standings(state: MatchState) -> list[game_pb2.SeatStanding]:
+    seats = state.created.seats
+    return [
+        game_pb2.SeatStanding(seat=s.seat, score=s.score, rank=s.rank,
+                              player_name=seats[s.seat].player_name, is_bot=seats[s.seat].is_bot)
+        for s in state.game.standings(state.game_state)
+    ]
+
+
+def _blocked(
+    state: MatchState, seat: int, legal: Any, locale: str
+) -> list[game_pb2.BlockedAction]:
+    """The seat's own cards/tiles it cannot play now, each with the reason (help)."""
+    view = state.game.view(state.game_state, seat)
+    hand = getattr(view, "hand", ())
+    legal_codes = {state.game.encode_action(a) for a in legal}
+    out = []
+    for item in hand:
+        code = getattr(item, "code", None)
+        if code is None or code in legal_codes:
+            continue
+        try:
+            action = state.game.decode_action(code)
+        except RulesError:
+            continue
+        reason = state.game.why_illegal(state.game_state, seat, action)
+        if reason is not None:
+            out.append(game_pb2.BlockedAction(
+                code=code, reason=codec.reason_to_pb(reason, render(reason, locale))))
+    return out
+
+
+def _fingerprint(request: game_pb2.SubmitActionRequest) -> bytes:
+    text = f"{request.match_id}|{request.seat}|{request.action}"
+    return hashlib.sha256(text.encode()).digest()
+
+
+def _duplicate(result: bytes, fingerprint: bytes, command_id: str) -> game_pb2.SubmitActionResponse:
+    if result[:FINGERPRINT] != fingerprint:
+        raise errors.exists("command.reused", command_id=command_id)
+    original = game_pb2.SubmitActionResponse.FromString(result[FINGERPRINT:])
+    original.duplicate = True
+    return original
+
+
+def _check_id(field: str, value: str) -> None:
+    _check_text(field, value, MAX_ID)
+
+
+def _check_text(field: str, value: str, limit: int) -> None:
+    if not value:
+        raise errors.invalid("request.missing", field=field)
+    if len(value) > limit:
+        raise errors.invalid("request.too_large", field=field, limit=limit)
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+__all__ = ["Engine", "Ports", "SeedVault", "ServiceError", "stream_of"]

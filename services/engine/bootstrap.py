@@ -1,0 +1,90 @@
+"""Composition root of the engine: builds the adapters and runs them until stopped."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import asyncpg
+import grpc
+import structlog
+from nats.aio.client import Client as NATS
+
+from services.engine import bus_api, grpc_api
+from services.engine.app import Engine, Ports
+from services.engine.config import EngineConfig
+from tavola.bus.relay import Relay
+from tavola.eventlog.migrate import migrate
+from tavola.eventlog.postgres import PostgresEventStore
+from tavola.service import runtime
+from tavola.service.seeds import PostgresSeedVault
+
+log = structlog.get_logger(__name__)
+
+
+@dataclass
+class EngineApp:
+    config: EngineConfig
+    pool: asyncpg.Pool
+    nc: NATS
+    engine: Engine
+    relay: Relay
+    server: grpc.aio.Server
+    port: int
+
+
+class _PokingStore(PostgresEventStore):
+    """The Postgres store that wakes the relay right after each append."""
+
+    relay: Relay | None = None
+
+    async def append(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        result = await super().append(*args, **kwargs)
+        if self.relay is not None:
+            self.relay.poke()
+        return result
+
+
+@contextlib.asynccontextmanager
+async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
+    async with contextlib.AsyncExitStack() as stack:
+        pool = await runtime.create_pool(config.service.database_url, config.pool_size)
+        stack.push_async_callback(pool.close)
+        await migrate(pool)
+        nc = await runtime.connect_nats(config.service.nats_url, "engine")
+        stack.push_async_callback(nc.drain)
+        js = nc.jetstream()
+        await runtime.ensure_event_stream(js)
+        store = _PokingStore(pool, clock=lambda: datetime.now(UTC))
+        engine = Engine(Ports(store=store, seeds=PostgresSeedVault(pool), new_id=uuid.uuid4,
+                              salt=secrets.token_bytes))
+        relay = Relay(pool, store, js)
+        store.relay = relay
+        await bus_api.serve(nc, engine)
+        server = grpc.aio.server(options=[
+            ("grpc.max_receive_message_length", config.max_message_bytes),
+        ])
+        grpc_api.add_to_server(server, engine, nc)
+        runtime.add_health_and_reflection(server, grpc_api.SERVICE_NAMES)
+        port = server.add_insecure_port(config.grpc_address)
+        if port == 0:
+            raise RuntimeError(f"cannot listen on {config.grpc_address}")
+        await server.start()
+        stack.push_async_callback(server.stop, 2.0)
+        yield EngineApp(config, pool, nc, engine, relay, server, port)
+
+
+async def run(config: EngineConfig, stop: asyncio.Event) -> None:
+    async with bootstrap(config) as app:
+        metrics_port = runtime.start_metrics(config.service.metrics_port)
+        host = config.grpc_address.rsplit(":", 1)[0]
+        log.info("engine.ready", grpc=f"{host}:{app.port}", metrics_port=metrics_port)
+        relay_task = asyncio.create_task(app.relay.run(stop))
+        await stop.wait()
+        log.info("engine.stopping")
+        await relay_task

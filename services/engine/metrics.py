@@ -1,0 +1,14 @@
+"""Prometheus metrics of the engine (labels: game, outcome — never ids)."""
+
+from prometheus_client import Counter, Gauge, Histogram
+
+COMMANDS = Counter("tavola_engine_commands_total", "Commands handled", ["game", "outcome"])
+COMMAND_SECONDS = Histogram(
+    "tavola_engine_command_seconds", "Time to handle a command", ["game"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+EVENTS_APPENDED = Counter("tavola_engine_events_appended_total", "Events appended", ["game"])
+MATCHES_CREATED = Counter("tavola_engine_matches_created_total", "Matches created", ["game"])
+MATCHES_FINISHED = Counter("tavola_engine_matches_finished_total", "Matches finished", ["game"])
+CACHED_MATCHES = Gauge("tavola_engine_cached_matches", "Matches held in the engine's cache")
+STREAMS_OPEN = Gauge("tavola_engine_event_streams_open", "Client event streams open")

@@ -1,0 +1,102 @@
+"""The standings projection and its queries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import asyncpg
+import structlog
+
+from services.scoring import metrics
+from tavola.eventlog.model import Cursor, EventStore, StoredEvent
+from tavola.match.events import MatchCreated, MatchEnded
+from tavola.protocol import errors
+from tavola.protocol import events as codec
+from tavola.v1 import scoring_pb2
+
+log = structlog.get_logger(__name__)
+SCHEMA = Path(__file__).with_name("schema.sql")
+SCHEMA_LOCK = 0x5C0 + 1
+ENDED = "match.MatchEnded"
+
+
+async def ensure_schema(pool: asyncpg.Pool) -> None:
+    async with pool.acquire() as conn, conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", SCHEMA_LOCK)
+        await conn.execute(SCHEMA.read_text())
+
+
+class Scoring:
+    def __init__(self, pool: asyncpg.Pool, store: EventStore) -> None:
+        self._pool = pool
+        self._store = store
+
+    async def apply(self, event_id: UUID, match_stream: str, payload: bytes) -> bool:
+        """Apply one MatchEnded effectively once; False if it was already applied."""
+        first = await self._store.read_stream(match_stream, limit=1)
+        created = codec.decode_payload("", first[0].type, first[0].payload)
+        assert isinstance(created, MatchCreated)
+        ended = codec.decode_payload(created.game, ENDED, payload)
+        assert isinstance(ended, MatchEnded)
+        async with self._pool.acquire() as conn, conn.transaction():
+            fresh = await conn.fetchval(
+                "INSERT INTO scoring_processed (event_id) VALUES ($1) "
+                "ON CONFLICT DO NOTHING RETURNING true", event_id)
+            if not fresh:
+                metrics.RESULTS.labels(outcome="duplicate").inc()
+                return False
+            await conn.executemany(
+                "INSERT INTO match_standings (match_id, seat, game, player_name, is_bot, score,"
+                " rank, house_rules) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
+                [(created.match_id, s.seat, created.game, created.seats[s.seat].player_name,
+                  created.seats[s.seat].is_bot, s.score, s.rank, bool(created.house_rules))
+                 for s in ended.standings])
+        metrics.RESULTS.labels(outcome="applied").inc()
+        log.info("standings.recorded", match_id=created.match_id, game=created.game)
+        return True
+
+    async def apply_stored(self, event: StoredEvent) -> bool:
+        return await self.apply(event.event_id, event.stream_id, event.payload)
+
+    async def rebuild(self) -> int:
+        """Throw the projection away and rebuild it from the whole log; returns matches."""
+        async with self._pool.acquire() as conn:
+            await conn.execute("TRUNCATE scoring_processed, match_standings")
+        count = 0
+        cursor = Cursor.START
+        while True:
+            batch = await self._store.read_all(cursor, 1000)
+            if not batch:
+                return count
+            for event in batch:
+                if event.type == ENDED and await self.apply_stored(event):
+                    count += 1
+            cursor = batch[-1].cursor
+
+    async def match_standings(
+        self, request: scoring_pb2.GetMatchStandingsRequest
+    ) -> scoring_pb2.GetMatchStandingsResponse:
+        rows: list[Any] = await self._pool.fetch(
+            "SELECT * FROM match_standings WHERE match_id = $1 ORDER BY seat", request.match_id)
+        if not rows:
+            raise errors.not_found("match.not_found", match_id=request.match_id)
+        return scoring_pb2.GetMatchStandingsResponse(
+            match_id=request.match_id, game=rows[0]["game"],
+            house_rules=rows[0]["house_rules"],
+            lines=[scoring_pb2.MatchStandingLine(
+                seat=r["seat"], player_name=r["player_name"], score=r["score"], rank=r["rank"],
+                is_bot=r["is_bot"]) for r in rows])
+
+    async def player_standings(
+        self, request: scoring_pb2.GetPlayerStandingsRequest
+    ) -> scoring_pb2.GetPlayerStandingsResponse:
+        row: Any = await self._pool.fetchrow(
+            "SELECT count(*) AS matches, count(*) FILTER (WHERE rank = 1) AS wins,"
+            " coalesce(sum(rank), 0) AS rank_sum FROM match_standings"
+            " WHERE player_name = $1 AND ($2 = '' OR game = $2)",
+            request.player_name, request.game)
+        return scoring_pb2.GetPlayerStandingsResponse(
+            player_name=request.player_name, matches=row["matches"], wins=row["wins"],
+            rank_sum=row["rank_sum"])

@@ -1,0 +1,74 @@
+"""Composition root of the scoring service."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import uuid
+from datetime import UTC, datetime
+
+import structlog
+from nats.aio.msg import Msg
+
+from services.scoring.app import ENDED, Scoring, ensure_schema
+from tavola.bus import rpc, subjects
+from tavola.bus.consumer import subscribe_events
+from tavola.eventlog.migrate import migrate
+from tavola.eventlog.postgres import PostgresEventStore
+from tavola.service import runtime
+from tavola.service.config import ServiceConfig
+from tavola.v1 import events_pb2, scoring_pb2
+
+log = structlog.get_logger(__name__)
+
+
+async def build(config: ServiceConfig, stack: contextlib.AsyncExitStack) -> Scoring:
+    pool = await runtime.create_pool(config.database_url)
+    stack.push_async_callback(pool.close)
+    await migrate(pool)
+    await ensure_schema(pool)
+    return Scoring(pool, PostgresEventStore(pool, clock=lambda: datetime.now(UTC)))
+
+
+async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        scoring = await build(config, stack)
+        nc = await runtime.connect_nats(config.nats_url, "scoring")
+        stack.push_async_callback(nc.drain)
+        js = nc.jetstream()
+        await runtime.ensure_event_stream(js)
+
+        async def handle(envelope: events_pb2.EventEnvelope, _msg: Msg) -> None:
+            if envelope.type == ENDED:
+                await scoring.apply(uuid.UUID(envelope.event_id), envelope.stream_id,
+                                    envelope.payload.SerializeToString(deterministic=True))
+
+        await subscribe_events(js, subjects.MATCH_EVENTS_ALL, subjects.SCORING_CONSUMER,
+                               subjects.SCORING_QUEUE, handle)
+
+        async def match(request: scoring_pb2.GetMatchStandingsRequest, _internal: bool
+                        ) -> scoring_pb2.GetMatchStandingsResponse:
+            return await scoring.match_standings(request)
+
+        async def player(request: scoring_pb2.GetPlayerStandingsRequest, _internal: bool
+                         ) -> scoring_pb2.GetPlayerStandingsResponse:
+            return await scoring.player_standings(request)
+
+        await rpc.serve(nc, subjects.SCORING_RPC, subjects.SCORING_QUEUE, {
+            "GetMatchStandings": rpc.Method(scoring_pb2.GetMatchStandingsRequest, match),
+            "GetPlayerStandings": rpc.Method(scoring_pb2.GetPlayerStandingsRequest, player),
+        })
+        server, port = await runtime.start_health_server(
+            os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0"))
+        stack.push_async_callback(server.stop, 1.0)
+        metrics_port = runtime.start_metrics(config.metrics_port)
+        log.info("scoring.ready", health_port=port, metrics_port=metrics_port)
+        await stop.wait()
+        log.info("scoring.stopping")
+
+
+async def rebuild(config: ServiceConfig) -> int:
+    async with contextlib.AsyncExitStack() as stack:
+        scoring = await build(config, stack)
+        return await scoring.rebuild()

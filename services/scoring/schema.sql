@@ -1,0 +1,17 @@
+-- Scoring projection (rebuildable from the event log).
+CREATE TABLE IF NOT EXISTS scoring_processed (
+    event_id uuid PRIMARY KEY,
+    processed_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS match_standings (
+    match_id text NOT NULL,
+    seat integer NOT NULL,
+    game text NOT NULL,
+    player_name text NOT NULL,
+    is_bot boolean NOT NULL,
+    score bigint NOT NULL,
+    rank integer NOT NULL,
+    house_rules boolean NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE INDEX IF NOT EXISTS match_standings_player ON match_standings (player_name, game);
