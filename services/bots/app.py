@@ -32,7 +32,13 @@ class BotPlayer:
     async def on_event(self, envelope: events_pb2.EventEnvelope) -> None:
         if not envelope.last_in_batch or not envelope.to_act:
             return
-        levels = await self._bot_seats(envelope.match_id)
+        try:
+            levels = await self._bot_seats(envelope.match_id)
+        except ServiceError as error:
+            if error.code != grpc.StatusCode.NOT_FOUND:
+                raise
+            log.warning("bot.unknown_match", match_id=envelope.match_id)
+            return
         for seat in envelope.to_act:
             if seat in levels:
                 await self._play(envelope.match_id, seat, levels[seat], envelope.version)

@@ -26,11 +26,12 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
         nc = await runtime.connect_nats(config.nats_url, "bots")
         stack.push_async_callback(nc.drain)
         js = nc.jetstream()
-        await runtime.ensure_event_stream(js)
+        names = subjects.Subjects(config.namespace)
+        await runtime.ensure_event_stream(js, names)
 
         def engine(method: str, response: type[Any]) -> Any:
             async def call(request: Any) -> Any:
-                return await rpc.call(nc, subjects.ENGINE_RPC, method, request, response,
+                return await rpc.call(nc, names.engine_rpc, method, request, response,
                                       internal=True)
             return call
 
@@ -44,7 +45,7 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
                 await player.on_event(envelope)
             metrics.EVENTS.labels(outcome="ok").inc()
 
-        await subscribe_events(js, subjects.MATCH_EVENTS_ALL, subjects.BOTS_CONSUMER,
+        await subscribe_events(js, names.match_events_all, subjects.BOTS_CONSUMER,
                                subjects.BOTS_QUEUE, handle)
         server, port = await runtime.start_health_server(
             os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0"))

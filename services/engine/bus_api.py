@@ -10,7 +10,7 @@ from tavola.bus import rpc, subjects
 from tavola.v1 import game_pb2, internal_pb2
 
 
-async def serve(nc: NATS, engine: Engine) -> list[Subscription]:
+async def serve(nc: NATS, engine: Engine, names: subjects.Subjects) -> list[Subscription]:
     async def create(request: internal_pb2.CreateMatchRequest, internal: bool
                      ) -> internal_pb2.CreateMatchResponse:
         if not internal:
@@ -35,4 +35,4 @@ async def serve(nc: NATS, engine: Engine) -> list[Subscription]:
         "GetView": rpc.Method(game_pb2.GetViewRequest, view),
         "GetMatch": rpc.Method(game_pb2.GetMatchRequest, get_match),
     }
-    return await rpc.serve(nc, subjects.ENGINE_RPC, subjects.ENGINE_QUEUE, methods)
+    return await rpc.serve(nc, names.engine_rpc, subjects.ENGINE_QUEUE, methods)

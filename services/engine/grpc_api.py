@@ -52,9 +52,10 @@ def _ids(request: Message) -> dict[str, Any]:
 
 
 class GameApi(game_pb2_grpc.GameServiceServicer):
-    def __init__(self, engine: Engine, nc: NATS) -> None:
+    def __init__(self, engine: Engine, nc: NATS, names: subjects.Subjects) -> None:
         self._engine = engine
         self._nc = nc
+        self._names = names
 
     async def SubmitAction(  # noqa: N802
         self, request: game_pb2.SubmitActionRequest, context: grpc.aio.ServicerContext
@@ -90,7 +91,7 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
         async def on_message(_msg: Any) -> None:
             wakeup.set()
 
-        subject = subjects.stream_subject(stream_of(request.match_id))
+        subject = self._names.stream_subject(stream_of(request.match_id))
         sub = await self._nc.subscribe(subject, cb=on_message)
         metrics.STREAMS_OPEN.inc()
         last = request.after_version
@@ -127,8 +128,8 @@ class _Forwarder:
 
 
 class LobbyApi(lobby_pb2_grpc.LobbyServiceServicer):
-    def __init__(self, nc: NATS) -> None:
-        self._fwd = _Forwarder(nc, subjects.LOBBY_RPC)
+    def __init__(self, nc: NATS, names: subjects.Subjects) -> None:
+        self._fwd = _Forwarder(nc, names.lobby_rpc)
 
     async def ListGames(self, request: Any, context: Any) -> lobby_pb2.ListGamesResponse:  # noqa: N802
         return await self._fwd.forward(context, "ListGames", request, lobby_pb2.ListGamesResponse)
@@ -153,8 +154,8 @@ class LobbyApi(lobby_pb2_grpc.LobbyServiceServicer):
 
 
 class ScoringApi(scoring_pb2_grpc.ScoringServiceServicer):
-    def __init__(self, nc: NATS) -> None:
-        self._fwd = _Forwarder(nc, subjects.SCORING_RPC)
+    def __init__(self, nc: NATS, names: subjects.Subjects) -> None:
+        self._fwd = _Forwarder(nc, names.scoring_rpc)
 
     async def GetMatchStandings(  # noqa: N802
         self, request: Any, context: Any
@@ -176,7 +177,9 @@ SERVICE_NAMES = (
 )
 
 
-def add_to_server(server: grpc.aio.Server, engine: Engine, nc: NATS) -> None:
-    game_pb2_grpc.add_GameServiceServicer_to_server(GameApi(engine, nc), server)
-    lobby_pb2_grpc.add_LobbyServiceServicer_to_server(LobbyApi(nc), server)
-    scoring_pb2_grpc.add_ScoringServiceServicer_to_server(ScoringApi(nc), server)
+def add_to_server(
+    server: grpc.aio.Server, engine: Engine, nc: NATS, names: subjects.Subjects
+) -> None:
+    game_pb2_grpc.add_GameServiceServicer_to_server(GameApi(engine, nc, names), server)
+    lobby_pb2_grpc.add_LobbyServiceServicer_to_server(LobbyApi(nc, names), server)
+    scoring_pb2_grpc.add_ScoringServiceServicer_to_server(ScoringApi(nc, names), server)

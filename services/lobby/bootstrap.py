@@ -31,16 +31,17 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
         nc = await runtime.connect_nats(config.nats_url, "lobby")
         stack.push_async_callback(nc.drain)
         vault = PostgresSeedVault(pool)
+        names = subjects.Subjects(config.namespace)
 
         async def create_match(request: internal_pb2.CreateMatchRequest) -> object:
-            return await rpc.call(nc, subjects.ENGINE_RPC, "CreateMatch", request,
+            return await rpc.call(nc, names.engine_rpc, "CreateMatch", request,
                                   internal_pb2.CreateMatchResponse, internal=True)
 
         lobby = Lobby(LobbyPorts(
             store=PostgresEventStore(pool, clock=lambda: datetime.now(UTC)),
             create_seed=vault.create, create_match=create_match, new_id=uuid.uuid4,
             new_token=lambda: secrets.token_urlsafe(24)))
-        await rpc.serve(nc, subjects.LOBBY_RPC, subjects.LOBBY_QUEUE, _methods(lobby))
+        await rpc.serve(nc, names.lobby_rpc, subjects.LOBBY_QUEUE, _methods(lobby))
         server, port = await runtime.start_health_server(
             os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0"))
         stack.push_async_callback(server.stop, 1.0)

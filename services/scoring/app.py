@@ -36,6 +36,10 @@ class Scoring:
     async def apply(self, event_id: UUID, match_stream: str, payload: bytes) -> bool:
         """Apply one MatchEnded effectively once; False if it was already applied."""
         first = await self._store.read_stream(match_stream, limit=1)
+        if not first:
+            log.warning("standings.unknown_match", stream=match_stream)
+            metrics.RESULTS.labels(outcome="unknown_match").inc()
+            return False
         created = codec.decode_payload("", first[0].type, first[0].payload)
         assert isinstance(created, MatchCreated)
         ended = codec.decode_payload(created.game, ENDED, payload)

@@ -37,14 +37,15 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
         nc = await runtime.connect_nats(config.nats_url, "scoring")
         stack.push_async_callback(nc.drain)
         js = nc.jetstream()
-        await runtime.ensure_event_stream(js)
+        names = subjects.Subjects(config.namespace)
+        await runtime.ensure_event_stream(js, names)
 
         async def handle(envelope: events_pb2.EventEnvelope, _msg: Msg) -> None:
             if envelope.type == ENDED:
                 await scoring.apply(uuid.UUID(envelope.event_id), envelope.stream_id,
                                     envelope.payload.SerializeToString(deterministic=True))
 
-        await subscribe_events(js, subjects.MATCH_EVENTS_ALL, subjects.SCORING_CONSUMER,
+        await subscribe_events(js, names.match_events_all, subjects.SCORING_CONSUMER,
                                subjects.SCORING_QUEUE, handle)
 
         async def match(request: scoring_pb2.GetMatchStandingsRequest, _internal: bool
@@ -55,7 +56,7 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
                          ) -> scoring_pb2.GetPlayerStandingsResponse:
             return await scoring.player_standings(request)
 
-        await rpc.serve(nc, subjects.SCORING_RPC, subjects.SCORING_QUEUE, {
+        await rpc.serve(nc, names.scoring_rpc, subjects.SCORING_QUEUE, {
             "GetMatchStandings": rpc.Method(scoring_pb2.GetMatchStandingsRequest, match),
             "GetPlayerStandings": rpc.Method(scoring_pb2.GetPlayerStandingsRequest, player),
         })

@@ -33,6 +33,7 @@ class Relay:
         pool: asyncpg.Pool,
         store: EventStore,
         js: JetStreamContext,
+        names: subjects.Subjects,
         *,
         name: str = "relay",
         batch_size: int = 500,
@@ -41,6 +42,7 @@ class Relay:
         self._pool = pool
         self._store = store
         self._js = js
+        self._names = names
         self._name = name
         self._batch = batch_size
         self._poll = poll_interval
@@ -79,7 +81,7 @@ class Relay:
     async def _publish(self, event: StoredEvent, stop: asyncio.Event) -> bool:
         """Publish until acknowledged; False if asked to stop first."""
         data = to_envelope(event, FULL).SerializeToString()
-        subject = subjects.stream_subject(event.stream_id)
+        subject = self._names.stream_subject(event.stream_id)
         delay = 0.1
         while not stop.is_set():
             try:

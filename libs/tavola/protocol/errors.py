@@ -37,25 +37,25 @@ def from_rules_error(error: RulesError, locale: str = "en") -> ServiceError:
     return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, error.reason, locale)
 
 
-def invalid(code: str, locale: str = "en", **params: str | int) -> ServiceError:
+def invalid(code: str, locale: str = "en", /, **params: str | int) -> ServiceError:
     return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, Reason.of(code, **params), locale)
 
 
-def not_found(code: str, locale: str = "en", **params: str | int) -> ServiceError:
+def not_found(code: str, locale: str = "en", /, **params: str | int) -> ServiceError:
     return ServiceError(grpc.StatusCode.NOT_FOUND, Reason.of(code, **params), locale)
 
 
-def denied(code: str, locale: str = "en", **params: str | int) -> ServiceError:
+def denied(code: str, locale: str = "en", /, **params: str | int) -> ServiceError:
     return ServiceError(grpc.StatusCode.PERMISSION_DENIED, Reason.of(code, **params), locale)
 
 
-def aborted(code: str, locale: str = "en", **params: str | int) -> ServiceError:
+def aborted(code: str, locale: str = "en", /, **params: str | int) -> ServiceError:
     return ServiceError(grpc.StatusCode.ABORTED, Reason.of(code, **params), locale)
 
 
-def precondition(code: str, locale: str = "en", **params: str | int) -> ServiceError:
+def precondition(code: str, locale: str = "en", /, **params: str | int) -> ServiceError:
     return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, Reason.of(code, **params), locale)
 
 
-def exists(code: str, locale: str = "en", **params: str | int) -> ServiceError:
+def exists(code: str, locale: str = "en", /, **params: str | int) -> ServiceError:
     return ServiceError(grpc.StatusCode.ALREADY_EXISTS, Reason.of(code, **params), locale)

@@ -19,7 +19,7 @@ class Reason:
     params: tuple[tuple[str, ParamValue], ...] = ()
 
     @staticmethod
-    def of(code: str, **params: ParamValue) -> Reason:
+    def of(code: str, /, **params: ParamValue) -> Reason:
         return Reason(code, tuple(sorted(params.items())))
 
     def param_dict(self) -> dict[str, ParamValue]:

@@ -15,6 +15,7 @@ from tavola.rules.interface import Game
 # name -> "module:attribute" of the game's instance. One line per game.
 _GAMES: dict[str, str] = {
     "fan-tan": "tavola.games.fantan:GAME",
+    "spades": "tavola.games.spades:GAME",
 }
 
 

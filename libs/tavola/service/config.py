@@ -34,6 +34,7 @@ class ServiceConfig:
     metrics_port: int
     json_logs: bool
     log_level: str
+    namespace: str
 
     @staticmethod
     def from_env(metrics_default: int = 0) -> ServiceConfig:
@@ -43,6 +44,7 @@ class ServiceConfig:
             metrics_port=_int("TAVOLA_METRICS_PORT", metrics_default),
             json_logs=os.environ.get("TAVOLA_LOG_FORMAT", "json") == "json",
             log_level=os.environ.get("TAVOLA_LOG_LEVEL", "INFO").upper(),
+            namespace=os.environ.get("TAVOLA_NAMESPACE", "tavola").strip() or "tavola",
         )
 
 

@@ -33,11 +33,11 @@ async def connect_nats(url: str, name: str) -> NATS:
     )
 
 
-async def ensure_event_stream(js: JetStreamContext) -> None:
+async def ensure_event_stream(js: JetStreamContext, names: subjects.Subjects) -> None:
     """Create (or update) the JetStream stream that carries committed events."""
     config = StreamConfig(
-        name=subjects.EVENTS_STREAM,
-        subjects=[subjects.EVENTS_ALL],
+        name=names.events_stream,
+        subjects=[names.events_all],
         duplicate_window=subjects.DUPLICATE_WINDOW_SECONDS,
     )
     try:

@@ -1,0 +1,104 @@
+"""The score of a hand for one partnership, line by line, and the end of the match.
+
+Table (rule book): contract made: +10 per trick bid, +1 per bag; contract set: -10 per
+trick bid; nil made: +100; nil failed: -100 and the nil player's tricks become bags; every
+10 accumulated bags: -100 and those 10 bags are struck. A nil bid adds 0 to the contract;
+a nil bidder's tricks never count towards the partner's contract. Failed-nil tricks always
+add to the bag count but score +1 only when the contract is made. Both partners nil: the
+contract is 0 (always made) and every trick either takes is a bag.
+"""
+
+from __future__ import annotations
+
+from tavola.games.spades.events import NilResult, TeamSettlement
+
+WIN_SCORE = 500
+LOSS_SCORE = -200
+NIL_POINTS = 100
+BAG_LIMIT = 10
+BAG_PENALTY = 100
+TEAM_SEATS = ((0, 2), (1, 3))
+
+
+def team_of(seat: int) -> int:
+    return seat % 2
+
+
+def contract_of(bids: tuple[int, int]) -> int:
+    """A partnership's contract: the sum of its bids (nil adds 0)."""
+    return bids[0] + bids[1]
+
+
+def settle_team(
+    team: int,
+    bids: tuple[int, int],
+    tricks: tuple[int, int],
+    score_before: int,
+    bags_before: int,
+) -> TeamSettlement:
+    """Score one partnership's hand. ``bids``/``tricks`` are in seat order of the team."""
+    seats = TEAM_SEATS[team]
+    contract = contract_of(bids)
+    contract_tricks = sum(t for b, t in zip(bids, tricks, strict=True) if b > 0)
+    made = contract_tricks >= contract
+    contract_points = 10 * contract if made else -10 * contract
+    overtricks = contract_tricks - contract if made else 0
+    nils = tuple(
+        NilResult(seat=s, tricks=t, made=t == 0, points=NIL_POINTS if t == 0 else -NIL_POINTS)
+        for s, b, t in zip(seats, bids, tricks, strict=True)
+        if b == 0
+    )
+    nil_bags = sum(n.tricks for n in nils)
+    bags_won = overtricks + nil_bags
+    bag_points = bags_won if made else 0
+    nil_points = sum(n.points for n in nils)
+    penalties, bags_after = divmod(bags_before + bags_won, BAG_LIMIT)
+    bag_penalty = -BAG_PENALTY * penalties
+    change = contract_points + bag_points + nil_points + bag_penalty
+    return TeamSettlement(
+        team=team,
+        bids=bids,
+        contract=contract,
+        contract_tricks=contract_tricks,
+        made=made,
+        contract_points=contract_points,
+        overtricks=overtricks,
+        nil_bags=nil_bags,
+        bags_won=bags_won,
+        bag_points=bag_points,
+        nils=nils,
+        nil_points=nil_points,
+        bags_before=bags_before,
+        bag_penalty=bag_penalty,
+        bags_struck=BAG_LIMIT * penalties,
+        bags_after=bags_after,
+        change=change,
+        score_before=score_before,
+        score_after=score_before + change,
+    )
+
+
+def settle_hand(
+    bids: tuple[int, ...],
+    tricks: tuple[int, ...],
+    scores: tuple[int, int],
+    bags: tuple[int, int],
+) -> tuple[TeamSettlement, TeamSettlement]:
+    """Both partnerships' settlements from per-seat bids and tricks."""
+    return (
+        settle_team(0, (bids[0], bids[2]), (tricks[0], tricks[2]), scores[0], bags[0]),
+        settle_team(1, (bids[1], bids[3]), (tricks[1], tricks[3]), scores[1], bags[1]),
+    )
+
+
+def threshold_reached(scores: tuple[int, int]) -> bool:
+    return any(s >= WIN_SCORE or s <= LOSS_SCORE for s in scores)
+
+
+def match_outcome(scores: tuple[int, int], deciding: bool) -> str:
+    """After a hand: ``"continue"``, ``"extra"`` (tied at the end: one more hand) or
+    ``"ended"``. Once an extra hand has been called (``deciding``), the first hand that
+    leaves the scores unequal ends the match, whatever the thresholds say then."""
+    if not (deciding or threshold_reached(scores)):
+        return "continue"
+    return "extra" if scores[0] == scores[1] else "ended"

@@ -1,0 +1,31 @@
+"""The Spades match state: one immutable value for the whole match."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from tavola.rules.cards import Card, Trick
+
+Phase = Literal["draw_dealer", "deal", "bidding", "play", "over"]
+SEATS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class SpadesState:
+    phase: Phase = "draw_dealer"
+    hand: int = 0
+    dealer: int = 0
+    hands: tuple[tuple[Card, ...], ...] = ((), (), (), ())
+    bids: tuple[int | None, ...] = (None, None, None, None)
+    turn: int | None = None
+    trick: Trick | None = None
+    last_trick: Trick | None = None
+    last_winner: int | None = None
+    tricks: tuple[int, ...] = (0, 0, 0, 0)
+    spades_broken: bool = False
+    scores: tuple[int, int] = (0, 0)
+    bags: tuple[int, int] = (0, 0)
+    deciding: bool = False
+    winner: int | None = None
+    hands_played: int = 0

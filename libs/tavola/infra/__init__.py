@@ -1,0 +1,7 @@
+"""Local infrastructure: a private Postgres and NATS (JetStream) for tests and ``tavola up``."""
+
+from tavola.infra.databases import create_database, drop_database
+from tavola.infra.errors import InfraError
+from tavola.infra.local import LocalInfra
+
+__all__ = ["InfraError", "LocalInfra", "create_database", "drop_database"]

