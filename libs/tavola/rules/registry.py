@@ -16,6 +16,7 @@ from tavola.rules.interface import Game
 _GAMES: dict[str, str] = {
     "fan-tan": "tavola.games.fantan:GAME",
     "spades": "tavola.games.spades:GAME",
+    "barbu": "tavola.games.barbu:GAME",
 }
 
 

@@ -1,0 +1,142 @@
+"""Barbu message catalogue (English and Portuguese). Card params are codes ("QS"), suit
+params letters (C D H S), seat params seat numbers."""
+
+MESSAGES = {
+    "barbu.four_players": {
+        "en": "Barbu is played by exactly 4 players (not {players}).",
+        "pt": "O Barbu joga-se com exatamente 4 jogadores (não {players}).",
+    },
+    "barbu.not_on_turn": {
+        "en": "It is not your turn (seat {seat}).",
+        "pt": "Não é a tua vez (lugar {seat}).",
+    },
+    "barbu.expected_contract": {
+        "en": "The declarer must now choose a contract.",
+        "pt": "Agora o declarante tem de escolher um contrato.",
+    },
+    "barbu.expected_double": {
+        "en": "It is your turn to double: name the players you double, or pass.",
+        "pt": "É a tua vez de dobrar: indica quem dobras, ou passa.",
+    },
+    "barbu.expected_card": {
+        "en": "Play a card.",
+        "pt": "Joga uma carta.",
+    },
+    "barbu.must_play": {
+        "en": "You have a card that can be played, so you must play (no passing).",
+        "pt": "Tens uma carta que podes jogar, por isso tens de jogar (não podes passar).",
+    },
+    "barbu.bad_double_list": {
+        "en": "List each seat you double once, in ascending order.",
+        "pt": "Indica cada lugar que dobras uma só vez, por ordem crescente.",
+    },
+    "barbu.contract_parameter": {
+        "en": "Trumps needs a trump suit, Domino a starting rank, other contracts neither "
+        "({contract}).",
+        "pt": "Trunfos precisa de um naipe, Dominó de um valor inicial, os outros contratos de "
+        "nenhum ({contract}).",
+    },
+    "barbu.contract_used": {
+        "en": "You have already played the contract {contract} in this block.",
+        "pt": "Já jogaste o contrato {contract} neste bloco.",
+    },
+    "barbu.fixed_order": {
+        "en": "Contracts follow a fixed order at this table: the next one is {contract}.",
+        "pt": "Nesta mesa os contratos seguem uma ordem fixa: o próximo é {contract}.",
+    },
+    "barbu.cannot_double_self": {
+        "en": "You cannot double yourself.",
+        "pt": "Não te podes dobrar a ti próprio.",
+    },
+    "barbu.redouble_only": {
+        "en": "As declarer you may only redouble players who doubled you (seat {seat} did not).",
+        "pt": "Como declarante só podes redobrar quem te dobrou (o lugar {seat} não te dobrou).",
+    },
+    "barbu.positive_double_declarer_only": {
+        "en": "In Trumps and Domino only the declarer may be doubled (not seat {seat}).",
+        "pt": "Em Trunfos e Dominó só se pode dobrar o declarante (não o lugar {seat}).",
+    },
+    "barbu.must_double_declarer": {
+        "en": "You must double the declarer (seat {declarer}): you still owe {owed} "
+        "double(s) of the declarer and only {deals_left} deal(s) of this block remain.",
+        "pt": "Tens de dobrar o declarante (lugar {declarer}): ainda deves {owed} dobro(s) ao "
+        "declarante e só restam {deals_left} distribuição(ões) neste bloco.",
+    },
+    "barbu.not_in_hand": {
+        "en": "{card} is not in your hand.",
+        "pt": "Não tens o {card} na mão.",
+    },
+    "barbu.no_heart_lead": {
+        "en": "You may not lead a heart ({card}) while you hold another suit.",
+        "pt": "Não podes abrir copas ({card}) enquanto tiveres cartas de outro naipe.",
+    },
+    "barbu.must_follow": {
+        "en": "You must follow suit ({suit}); {card} does not.",
+        "pt": "Tens de assistir ao naipe ({suit}); o {card} não serve.",
+    },
+    "barbu.must_overtrump": {
+        "en": "Trump was led: you must beat {trump} since you can ({card} does not).",
+        "pt": "Saiu trunfo: tens de superar o {trump}, porque podes ({card} não supera).",
+    },
+    "barbu.must_trump_to_win": {
+        "en": "You have none of the suit led: you must play a trump higher than {trump} "
+        "({card} is not one).",
+        "pt": "Não tens o naipe pedido: tens de jogar um trunfo maior do que o {trump} "
+        "({card} não é).",
+    },
+    "barbu.must_trump": {
+        "en": "You have none of the suit led: you must play a trump ({suit}); {card} is not.",
+        "pt": "Não tens o naipe pedido: tens de jogar trunfo ({suit}); o {card} não é.",
+    },
+    "barbu.card_not_playable": {
+        "en": "{card} cannot be played now.",
+        "pt": "O {card} não pode ser jogado agora.",
+    },
+    "barbu.domino_row_not_open": {
+        "en": "{card} cannot be played: its suit opens with {start}.",
+        "pt": "Não podes jogar o {card}: esse naipe abre com o {start}.",
+    },
+    "barbu.domino_not_adjacent": {
+        "en": "{card} must be next to an end of its row (now {low} to {high}).",
+        "pt": "O {card} tem de encostar a uma ponta da sequência (agora de {low} a {high}).",
+    },
+    "barbu.auto.contract": {
+        "en": "Time ran out: {contract} was chosen for you.",
+        "pt": "O tempo acabou: foi escolhido por ti o contrato {contract}.",
+    },
+    "barbu.auto.pass": {
+        "en": "Time ran out: you passed (no double).",
+        "pt": "O tempo acabou: passaste (sem dobrar).",
+    },
+    "barbu.auto.double_declarer": {
+        "en": "Time ran out: you doubled the declarer (seat {declarer}), as you were obliged to.",
+        "pt": "O tempo acabou: dobraste o declarante (lugar {declarer}), como eras obrigado.",
+    },
+    "barbu.auto.card": {
+        "en": "Time ran out: {card} was played for you.",
+        "pt": "O tempo acabou: foi jogado o {card} por ti.",
+    },
+    "barbu.option.fixed_order": {
+        "en": "Fixed order of contracts: the declarer may not choose.",
+        "pt": "Ordem fixa dos contratos: o declarante não escolhe.",
+    },
+    "barbu.option.no_doubling": {
+        "en": "No doubles at all.",
+        "pt": "Sem dobros.",
+    },
+    "barbu.option.play_out_all_tricks": {
+        "en": "Play all 13 tricks even when every scoring card is already taken.",
+        "pt": "Jogar as 13 vazas mesmo depois de capturadas todas as cartas pontuáveis.",
+    },
+    "barbu.option.void_must_trump": {
+        "en": "Trumps: without the suit led you must trump, even if the trump cannot win.",
+        "pt": "Trunfos: sem o naipe pedido é obrigatório trunfar, mesmo que o trunfo não ganhe.",
+    },
+    "barbu.contract.no-tricks": {"en": "No Tricks", "pt": "Sem Vazas"},
+    "barbu.contract.no-queens": {"en": "No Queens", "pt": "Sem Damas"},
+    "barbu.contract.no-last-two": {"en": "No Last Two", "pt": "Sem as Últimas Duas"},
+    "barbu.contract.no-hearts": {"en": "No Hearts", "pt": "Sem Copas"},
+    "barbu.contract.no-king": {"en": "No King of Hearts", "pt": "Sem Rei de Copas"},
+    "barbu.contract.trumps": {"en": "Trumps", "pt": "Trunfos"},
+    "barbu.contract.domino": {"en": "Domino", "pt": "Dominó"},
+}

@@ -1,0 +1,113 @@
+"""The Postgres event store passes the shared EventStore contract, and holds under races."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+import pytest
+from tavola.eventlog.contract import EventStoreContract, SteppingClock, a_stream, events
+from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
+from tavola.eventlog.model import EventStore
+from tavola.eventlog.postgres import READ_ALL_QUERY, PostgresEventStore
+
+pytestmark = pytest.mark.integration
+
+
+class TestPostgresEventStore(EventStoreContract):
+    @pytest.fixture
+    def store(self, pool: asyncpg.Pool, clock: SteppingClock) -> EventStore:
+        return PostgresEventStore(pool, clock)
+
+
+@pytest.fixture
+def store(pool: asyncpg.Pool) -> PostgresEventStore:
+    return PostgresEventStore(pool, SteppingClock())
+
+
+async def test_of_ten_concurrent_writers_of_one_version_exactly_one_wins(
+    store: PostgresEventStore,
+) -> None:
+    stream = a_stream()
+    await store.append(stream, 0, events(1))
+    outcomes = await asyncio.gather(
+        *(store.append(stream, 1, events(2)) for _ in range(10)), return_exceptions=True
+    )
+    winners = [o for o in outcomes if not isinstance(o, BaseException)]
+    conflicts = [o for o in outcomes if isinstance(o, ConcurrencyConflict)]
+    assert (len(winners), len(conflicts)) == (1, 9)
+    assert {(c.expected, c.actual) for c in conflicts} == {(1, 3)}
+    assert await store.stream_version(stream) == 3
+
+
+async def test_a_command_retried_concurrently_is_appended_once(
+    store: PostgresEventStore,
+) -> None:
+    stream = a_stream()
+    outcomes = await asyncio.gather(
+        *(
+            store.append(stream, 0, events(1), command_id="c", command_result=b"r")
+            for _ in range(6)
+        ),
+        return_exceptions=True,
+    )
+    duplicates = [o for o in outcomes if isinstance(o, DuplicateCommand)]
+    assert len(duplicates) == 5
+    assert all(d.record.result == b"r" and list(d.record.versions) == [1] for d in duplicates)
+    assert await store.stream_version(stream) == 1
+
+
+async def test_one_command_id_raced_onto_different_streams_is_recorded_once(
+    store: PostgresEventStore,
+) -> None:
+    streams = [a_stream() for _ in range(5)]
+    outcomes = await asyncio.gather(
+        *(store.append(s, 0, [], command_id="shared") for s in streams), return_exceptions=True
+    )
+    assert sum(isinstance(o, DuplicateCommand) for o in outcomes) == 4
+    assert sum(not isinstance(o, BaseException) for o in outcomes) == 1
+
+
+async def test_append_in_a_callers_transaction_commits_or_rolls_back_with_it(
+    store: PostgresEventStore, pool: asyncpg.Pool
+) -> None:
+    stream = a_stream()
+    async with pool.acquire() as conn:
+        with pytest.raises(RuntimeError):
+            async with conn.transaction():
+                await store.append_in(conn, stream, 0, events(2), command_id="c")
+                raise RuntimeError("the caller changed its mind")
+        assert await store.stream_version(stream) == 0
+        assert await store.find_command("c") is None
+        async with conn.transaction():
+            with pytest.raises(ConcurrencyConflict):
+                await store.append_in(conn, stream, 5, events(1))
+            await store.append_in(conn, stream, 0, events(1))  # still usable after the error
+    assert await store.stream_version(stream) == 1
+
+
+async def test_stored_events_cannot_be_updated_or_deleted(
+    store: PostgresEventStore, pool: asyncpg.Pool
+) -> None:
+    stream = a_stream()
+    await store.append(stream, 0, events(1))
+    for statement in (
+        "UPDATE events SET payload = '\\x00'::bytea",
+        "DELETE FROM events",
+        "TRUNCATE events",
+    ):
+        with pytest.raises(asyncpg.RaiseError, match="append-only"):
+            await pool.execute(statement)
+    assert await store.stream_version(stream) == 1
+
+
+async def test_reading_the_global_order_uses_the_tx_position_index(
+    store: PostgresEventStore, pool: asyncpg.Pool
+) -> None:
+    for n in range(10):
+        await store.append(f"table-{n}", 0, events(200))
+    await pool.execute("ANALYZE events")
+    plan = await pool.fetch(f"EXPLAIN {READ_ALL_QUERY}", 5, 100, 100)
+    text = "\n".join(row[0] for row in plan)
+    assert "Index Scan using events_global_order" in text, text
+    assert "Sort" not in text, text
