@@ -31,7 +31,7 @@ test: setup
 	$(PYTEST) -q tests
 
 unit: setup
-	$(PYTEST) -q tests/unit tests/properties
+	$(PYTEST) -q tests/unit tests/properties -m "not slow"
 
 properties: setup
 	$(PYTEST) -q tests/properties

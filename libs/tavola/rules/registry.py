@@ -17,6 +17,7 @@ _GAMES: dict[str, str] = {
     "fan-tan": "tavola.games.fantan:GAME",
     "spades": "tavola.games.spades:GAME",
     "barbu": "tavola.games.barbu:GAME",
+    "dominoes": "tavola.games.dominoes:GAME",
 }
 
 

@@ -1,0 +1,135 @@
+"""``make bench``: figures, never assertions.
+
+1. Pure engine: random playouts per second for every registered game.
+2. End to end: the four services as processes (private or given Postgres/NATS), N concurrent
+   tables whose every seat is played by a gRPC client of the public API; moves per second
+   and the p50/p99 latency of SubmitAction.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import grpc
+
+from tavola.rules import driver, registry
+
+
+def pure(seconds: float) -> None:
+    print("== pure engine: random playouts (one core) ==")
+    for name in registry.names():
+        game = registry.get(name)
+        counts = sorted({game.info.min_players, 4 if game.info.min_players <= 4 <= game.info.max_players
+                         else game.info.max_players})
+        for players in counts:
+            matches = actions = 0
+            started = time.perf_counter()
+            while time.perf_counter() - started < seconds:
+                out = driver.play_match(game, players, {}, seed=matches.to_bytes(32, "big"),
+                                        rng=random.Random(matches))
+                matches += 1
+                actions += out.actions
+            elapsed = time.perf_counter() - started
+            hands = _hands(out.events)
+            print(f"{name:>12} {players}p: {matches / elapsed:8.1f} matches/s "
+                  f"{matches * hands / elapsed:9.1f} hands/s {actions / elapsed:10.0f} actions/s")
+
+
+def _hands(events: list[object]) -> int:
+    names = {"HandStarted", "DealStarted", "GameStarted", "HandDealt"}
+    started = [e for e in events if type(e).__name__ in names and type(e).__name__ != "HandDealt"]
+    return max(1, len(started))
+
+
+async def _play_table(stub: object, lobby: object, game: str, players: int,
+                      latencies: list[float]) -> int:
+    from tavola.v1 import game_pb2, lobby_pb2
+
+    table = (await lobby.CreateTable(lobby_pb2.CreateTableRequest(  # type: ignore[attr-defined]
+        game=game, players=players))).table
+    tokens = []
+    for seat in range(players):
+        sat = await lobby.SitDown(lobby_pb2.SitDownRequest(  # type: ignore[attr-defined]
+            table_id=table.table_id, seat=seat, player_name=f"bench{seat}"))
+        tokens.append(sat.seat_token)
+    match_id = (await lobby.StartMatch(lobby_pb2.StartMatchRequest(  # type: ignore[attr-defined]
+        table_id=table.table_id))).match_id
+    rng = random.Random(match_id)
+    moves = 0
+    while True:
+        spectator = await stub.GetView(game_pb2.GetViewRequest(  # type: ignore[attr-defined]
+            match_id=match_id, seat=-1))
+        if spectator.finished:
+            return moves
+        seat = spectator.to_act[0]
+        view = await stub.GetView(game_pb2.GetViewRequest(  # type: ignore[attr-defined]
+            match_id=match_id, seat=seat, seat_token=tokens[seat]))
+        action = view.legal_actions[rng.randrange(len(view.legal_actions))].code
+        started = time.perf_counter()
+        await stub.SubmitAction(game_pb2.SubmitActionRequest(  # type: ignore[attr-defined]
+            match_id=match_id, seat=seat, seat_token=tokens[seat], command_id=f"{match_id}:{moves}",
+            expected_version=view.version, action=action))
+        latencies.append(time.perf_counter() - started)
+        moves += 1
+
+
+async def _e2e_run(address: str, tables: int, game: str, players: int) -> None:
+    from tavola.v1 import game_pb2_grpc, lobby_pb2_grpc
+
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = game_pb2_grpc.GameServiceStub(channel)
+        lobby = lobby_pb2_grpc.LobbyServiceStub(channel)
+        latencies: list[float] = []
+        started = time.perf_counter()
+        moves = await asyncio.gather(*(_play_table(stub, lobby, game, players, latencies)
+                                       for _ in range(tables)))
+        elapsed = time.perf_counter() - started
+    q = statistics.quantiles(latencies, n=100)
+    print(f"{game} {tables} concurrent tables x {players} seats: {sum(moves)} moves in "
+          f"{elapsed:.1f} s = {sum(moves) / elapsed:.1f} moves/s; SubmitAction p50 "
+          f"{q[49] * 1000:.1f} ms, p99 {q[98] * 1000:.1f} ms")
+
+
+def e2e(table_counts: list[int]) -> None:
+    from tavola.cli.platform import Platform, ensure_platform_database
+    from tavola.infra.local import LocalInfra
+
+    print("== end to end: services as processes, clients over gRPC ==")
+    data = os.path.join(".tavola", "bench-infra")
+    with LocalInfra.from_env_or_start(data_dir=data) as infra:
+        name = f"tavola_bench_{os.getpid()}"
+        database_url = asyncio.run(ensure_platform_database(infra.database_url, name))
+        logs = Path(tempfile.mkdtemp(prefix="tavola-bench-"))
+        platform = Platform(database_url, infra.nats_url, log_dir=logs,
+                            extra_env={"TAVOLA_NAMESPACE": name.replace("_", "-"),
+                                       "TAVOLA_LOG_LEVEL": "WARNING"})
+        try:
+            platform.start_all()
+            for count in table_counts:
+                asyncio.run(_e2e_run(platform.address, count, "fan-tan", 4))
+        finally:
+            platform.stop_all()
+            from tavola.infra.databases import drop_database
+            asyncio.run(drop_database(infra.database_url, name))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="tavola.bench")
+    parser.add_argument("--seconds", type=float, default=3.0, help="per pure benchmark")
+    parser.add_argument("--tables", default="1,8,32", help="concurrent tables, e2e")
+    parser.add_argument("--skip-e2e", action="store_true")
+    args = parser.parse_args()
+    pure(args.seconds)
+    if not args.skip_e2e:
+        e2e([int(t) for t in args.tables.split(",")])
+
+
+if __name__ == "__main__":
+    main()
