@@ -45,8 +45,7 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
                 await player.on_event(envelope)
             metrics.EVENTS.labels(outcome="ok").inc()
 
-        await subscribe_events(js, names.match_events_all, subjects.BOTS_CONSUMER,
-                               subjects.BOTS_QUEUE, handle)
+        await subscribe_events(js, names.match_events_all, subjects.BOTS_GROUP, handle)
         server, port = await runtime.start_health_server(
             os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0"))
         stack.push_async_callback(server.stop, 1.0)

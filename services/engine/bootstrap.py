@@ -87,6 +87,8 @@ async def run(config: EngineConfig, stop: asyncio.Event) -> None:
         host = config.grpc_address.rsplit(":", 1)[0]
         log.info("engine.ready", grpc=f"{host}:{app.port}", metrics_port=metrics_port)
         relay_task = asyncio.create_task(app.relay.run(stop))
-        await stop.wait()
+        stopping = asyncio.create_task(stop.wait())
+        await asyncio.wait([relay_task, stopping], return_when=asyncio.FIRST_COMPLETED)
         log.info("engine.stopping")
-        await relay_task
+        stop.set()
+        await relay_task  # re-raises if the relay failed: the process exits and is restarted

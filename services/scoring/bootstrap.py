@@ -45,8 +45,7 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
                 await scoring.apply(uuid.UUID(envelope.event_id), envelope.stream_id,
                                     envelope.payload.SerializeToString(deterministic=True))
 
-        await subscribe_events(js, names.match_events_all, subjects.SCORING_CONSUMER,
-                               subjects.SCORING_QUEUE, handle)
+        await subscribe_events(js, names.match_events_all, subjects.SCORING_GROUP, handle)
 
         async def match(request: scoring_pb2.GetMatchStandingsRequest, _internal: bool
                         ) -> scoring_pb2.GetMatchStandingsResponse:

@@ -1,5 +1,5 @@
 """Durable JetStream consumers in a queue group: each event reaches one instance of a
-service, at least once; handlers are idempotent. A handler error naks the message so it is
+service (the group names both the durable consumer and the queue), at least once; handlers are idempotent. A handler error naks the message so it is
 redelivered (after a delay), never silently dropped."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ Handler = Callable[[events_pb2.EventEnvelope, Msg], Awaitable[None]]
 
 
 async def subscribe_events(
-    js: JetStreamContext, subject: str, durable: str, queue: str, handler: Handler,
+    js: JetStreamContext, subject: str, group: str, handler: Handler,
     *, ack_wait: float = 30.0, redelivery_delay: float = 1.0,
 ) -> JetStreamContext.PushSubscription:
     async def on_message(msg: Msg) -> None:
@@ -38,8 +38,8 @@ async def subscribe_events(
         await msg.ack()
 
     config = ConsumerConfig(
-        durable_name=durable, deliver_group=queue, ack_policy=AckPolicy.EXPLICIT,
+        durable_name=group, deliver_group=group, ack_policy=AckPolicy.EXPLICIT,
         deliver_policy=DeliverPolicy.ALL, ack_wait=ack_wait, max_ack_pending=1000,
     )
-    return await js.subscribe(subject, queue=queue, durable=durable, cb=on_message,
+    return await js.subscribe(subject, queue=group, durable=group, cb=on_message,
                               manual_ack=True, config=config)

@@ -12,9 +12,8 @@ DUPLICATE_WINDOW_SECONDS = 600.0
 ENGINE_QUEUE = "engine"
 LOBBY_QUEUE = "lobby"
 SCORING_QUEUE = "scoring"
-BOTS_QUEUE = "bots"
-BOTS_CONSUMER = "bots"
-SCORING_CONSUMER = "scoring"
+BOTS_GROUP = "bots"  # durable consumer and queue group of the bot service
+SCORING_GROUP = "scoring"  # durable consumer and queue group of the scoring service
 
 
 @dataclass(frozen=True, slots=True)
