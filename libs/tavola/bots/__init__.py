@@ -1,26 +1,25 @@
-"""Bot policies: pure functions of a seat's view and legal actions, with their own RNG.
+"""Bots: honest players of every game, at four levels (easy, medium, hard, master).
 
-A bot never receives more than its seat's view (the same ``GetView`` a client gets). Each
-decision is reproducible: its RNG is seeded from (match, seat, version, level).
+A bot is a pure function of what its seat may know — the seat's view, the events its seat
+was shown (hidden ones are absent), its legal actions — plus its own seeded RNG and a time
+budget. It never receives a game state, so it has no path to another seat's cards.
+
+Each game provides its policies in ``tavola.games.<game>.bots`` as ``POLICIES``; a game
+without its own falls back to uniform random choice for every level.
 """
 
 from __future__ import annotations
 
 import hashlib
-import random
-from collections.abc import Sequence
 
-LEVELS = ("easy", "medium", "hard", "master")
+from tavola.bots.interface import LEVELS, Budget, Knowledge, Policy, RandomPolicy
+from tavola.bots.registry import policy_for
+
+__all__ = ["LEVELS", "Budget", "Knowledge", "Policy", "RandomPolicy", "decision_seed",
+           "policy_for"]
 
 
 def decision_seed(match_id: str, seat: int, version: int, level: str) -> int:
+    """The RNG seed of one bot decision: recorded facts re-derive it."""
     digest = hashlib.sha256(f"tavola-bot|{match_id}|{seat}|{version}|{level}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
-
-
-def choose(level: str, legal_codes: Sequence[str], rng: random.Random) -> str:
-    """Pick an action code. Every level plays a uniformly random legal action for now
-    (the levels' own strategies are issue #7)."""
-    if not legal_codes:
-        raise ValueError("no legal action to choose from")
-    return legal_codes[rng.randrange(len(legal_codes))]

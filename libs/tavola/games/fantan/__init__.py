@@ -12,9 +12,14 @@ Options: ``penalty`` (``per_card`` | ``card_value``), ``face_cards_ten`` (J/Q/K 
 under ``card_value``), ``any_seven_starts`` (house rule), ``equal_hands`` (house variant:
 deal ``52 // players`` each and set the rest aside unseen), ``hands`` (0 = one per player,
 or unlimited when a penalty limit is set), ``penalty_limit`` (0 = none).
+
+Resolutions (the rule book is silent): a deal in which nobody can open (7♦ set aside without
+``any_seven_starts``, or no seven dealt at all) is void (``DealVoided``) and redealt from
+chance ``deal/N/redeal-K``; a hand in which nobody can move (only with ``equal_hands``) ends
+with ``HandBlocked`` and every seat is penalised. See ``docs/games/fan-tan.md``.
 """
 
-from tavola.games.fantan.game import GAME, FanTan, FanTanState
+from tavola.games.fantan.actions import Pass, Play
 from tavola.games.fantan.events import (
     CardPlayed,
     CardsSetAside,
@@ -27,7 +32,7 @@ from tavola.games.fantan.events import (
     HandWon,
     Passed,
 )
-from tavola.games.fantan.actions import Pass, Play
+from tavola.games.fantan.game import GAME, FanTan, FanTanState
 
 __all__ = [
     "GAME",

@@ -47,8 +47,9 @@ class CardsSetAside(Event):
 
 @dataclass(frozen=True, slots=True)
 class DealVoided(Event):
-    """7♦ was set aside and ``any_seven_starts`` is off: nobody can open, so the hand is
-    dealt again from the next chance request (``deal/N/redeal-K``)."""
+    """Nobody can open (7♦ was set aside and ``any_seven_starts`` is off, or with it on no
+    seven at all was dealt), so the hand is dealt again from the next chance request
+    (``deal/N/redeal-K``, same dealer)."""
 
     hand: int
 

@@ -20,6 +20,8 @@ from tavola.games.fantan.events import (
     Passed,
 )
 from tavola.games.fantan.messages import MESSAGES
+from tavola.games.fantan.options import FanTanOptions, building_rank
+from tavola.games.fantan.views import FanTanView, RowView, rank_code
 from tavola.rules.cards import (
     Card,
     Rank,
@@ -29,7 +31,7 @@ from tavola.rules.cards import (
     remove_card,
     standard_deck,
 )
-from tavola.rules.errors import Reason
+from tavola.rules.errors import IllegalAction, Reason
 from tavola.rules.interface import (
     ChanceRequest,
     Event,
@@ -44,29 +46,6 @@ from tavola.rules.interface import (
 SEVEN_OF_DIAMONDS = Card(Suit.DIAMONDS, Rank.SEVEN)
 Phase = Literal["draw_dealer", "deal", "play", "over"]
 Row = tuple[int, int]  # (low, high) building ranks, A=1 … K=13
-
-
-def building_rank(card: Card) -> int:
-    """A is low for building: A=1, 2..10, J=11, Q=12, K=13."""
-    return 1 if card.rank == Rank.ACE else int(card.rank)
-
-
-@dataclass(frozen=True, slots=True)
-class FanTanOptions:
-    penalty: str = "per_card"
-    face_cards_ten: bool = False
-    any_seven_starts: bool = False
-    equal_hands: bool = False
-    hands: int = 0
-    penalty_limit: int = 0
-
-    def card_penalty(self, card: Card) -> int:
-        if self.penalty == "per_card":
-            return 1
-        value = building_rank(card)
-        if self.face_cards_ten and value > 10:
-            return 10
-        return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,23 +74,54 @@ class FanTan(Game[FanTanState, FanTanAction]):
         max_players=7,
         rules_version=1,
         options=(
-            OptionSpec("penalty", "choice", "per_card", "fantan.option.penalty",
-                       choices=("per_card", "card_value"), house_rule=False),
+            OptionSpec(
+                "penalty",
+                "choice",
+                "per_card",
+                "fantan.option.penalty",
+                choices=("per_card", "card_value"),
+                house_rule=False,
+            ),
             OptionSpec("face_cards_ten", "bool", False, "fantan.option.face_cards_ten"),
             OptionSpec("any_seven_starts", "bool", False, "fantan.option.any_seven_starts"),
             OptionSpec("equal_hands", "bool", False, "fantan.option.equal_hands"),
-            OptionSpec("hands", "int", 0, "fantan.option.hands", minimum=0, maximum=100,
-                       house_rule=False),
-            OptionSpec("penalty_limit", "int", 0, "fantan.option.penalty_limit", minimum=0,
-                       maximum=10_000, house_rule=False),
+            OptionSpec(
+                "hands", "int", 0, "fantan.option.hands", minimum=0, maximum=100, house_rule=False
+            ),
+            OptionSpec(
+                "penalty_limit",
+                "int",
+                0,
+                "fantan.option.penalty_limit",
+                minimum=0,
+                maximum=10_000,
+                house_rule=False,
+            ),
         ),
-        event_types=(DealerChosen, DealVoided, HandStarted, HandDealt, CardsSetAside, CardPlayed, Passed,
-                     HandWon, HandBlocked, HandScored),
+        event_types=(
+            DealerChosen,
+            DealVoided,
+            HandStarted,
+            HandDealt,
+            CardsSetAside,
+            CardPlayed,
+            Passed,
+            HandWon,
+            HandBlocked,
+            HandScored,
+        ),
         lower_score_wins=True,
     )
 
     # ----- lifecycle -------------------------------------------------------------------
     def initial_state(self, players: int, options: Mapping[str, OptionValue]) -> FanTanState:
+        info = self.info
+        if not info.min_players <= players <= info.max_players:
+            raise IllegalAction(
+                Reason.of(
+                    "table.bad_players", game=info.name, min=info.min_players, max=info.max_players
+                )
+            )
         opts = FanTanOptions(**self.parse_options(options))  # type: ignore[arg-type]
         return FanTanState(players=players, options=opts, totals=(0,) * players)
 
@@ -145,7 +155,7 @@ class FanTan(Game[FanTanState, FanTanAction]):
         each = 52 // n if state.options.equal_hands else None
         hands = deal_round_robin(deck, n, first=(dealer + 1) % n, count=each)
         dealt = sum(len(h) for h in hands)
-        if not state.options.any_seven_starts and SEVEN_OF_DIAMONDS in deck[dealt:]:
+        if not _can_open(deck[:dealt], state.options.any_seven_starts):
             return [DealVoided(hand_no)]
         events: list[Event] = [HandStarted(hand_no, dealer, tuple(len(h) for h in hands))]
         events += [HandDealt(hand_no, seat, hand) for seat, hand in enumerate(hands)]
@@ -161,9 +171,15 @@ class FanTan(Game[FanTanState, FanTanAction]):
                 return replace(state, redeals=state.redeals + 1)
             case HandStarted(hand=hand, dealer=dealer):
                 return replace(
-                    state, hand=hand, dealer=dealer, phase="play", redeals=0,
+                    state,
+                    hand=hand,
+                    dealer=dealer,
+                    phase="play",
+                    redeals=0,
                     hands=tuple(() for _ in range(state.players)),
-                    rows=(None, None, None, None), turn=None, started=False,
+                    rows=(None, None, None, None),
+                    turn=None,
+                    started=False,
                     passes_in_a_row=0,
                 )
             case HandDealt(seat=seat, cards=dealt):
@@ -176,15 +192,17 @@ class FanTan(Game[FanTanState, FanTanAction]):
             case CardPlayed(seat=seat, card=played):
                 return self._after_play(state, seat, played)
             case Passed(seat=seat):
-                return replace(state, turn=(seat + 1) % state.players,
-                               passes_in_a_row=state.passes_in_a_row + 1)
+                return replace(
+                    state,
+                    turn=(seat + 1) % state.players,
+                    passes_in_a_row=state.passes_in_a_row + 1,
+                )
             case HandWon(seat=seat):
                 return replace(state, turn=None, last_winner=seat)
             case HandBlocked():
                 return replace(state, turn=None, last_winner=None)
             case HandScored(totals=totals):
-                new = replace(state, totals=totals, hands_played=state.hands_played + 1,
-                              turn=None)
+                new = replace(state, totals=totals, hands_played=state.hands_played + 1, turn=None)
                 return replace(new, phase="over" if self._match_ended(new) else "deal")
         raise TypeError(f"not a Fan Tan event: {event!r}")
 
@@ -197,8 +215,17 @@ class FanTan(Game[FanTanState, FanTanAction]):
     def legal_actions(self, state: FanTanState, seat: int) -> Sequence[FanTanAction]:
         if seat not in self.to_act(state):
             return ()
-        return tuple(Play(c) for c in state.hands[seat] if self._card_reason(state, seat, c)
-                     is None)
+        return tuple(Play(c) for c in self._playable(state, state.hands[seat]))
+
+    def _playable(self, state: FanTanState, hand: tuple[Card, ...]) -> list[Card]:
+        """The cards of ``hand`` that may be played now (fast path of ``_card_reason``:
+        a card is playable exactly when ``_card_reason`` gives ``None``)."""
+        if not state.started:
+            if self._can_open_with_any_seven(state):
+                return [c for c in hand if c.rank == Rank.SEVEN]
+            return [c for c in hand if c == SEVEN_OF_DIAMONDS]
+        rows = state.rows
+        return [c for c in hand if c.rank == Rank.SEVEN or _extends(rows[c.suit], c)]
 
     def why_illegal(self, state: FanTanState, seat: int, action: FanTanAction) -> Reason | None:
         if isinstance(action, Pass):
@@ -225,8 +252,10 @@ class FanTan(Game[FanTanState, FanTanAction]):
         if value in (row[0] - 1, row[1] + 1):
             return None
         return Reason.of(
-            "fantan.not_adjacent", card=card.code,
-            low=_rank_code(row[0], card.suit), high=_rank_code(row[1], card.suit),
+            "fantan.not_adjacent",
+            card=card.code,
+            low=rank_code(row[0], card.suit),
+            high=rank_code(row[1], card.suit),
         )
 
     def _can_open_with_any_seven(self, state: FanTanState) -> bool:
@@ -261,7 +290,7 @@ class FanTan(Game[FanTanState, FanTanAction]):
         # Forced passes: every following seat with nothing to play passes explicitly.
         current = (seat + 1) % state.players
         for _ in range(state.players):
-            if self.legal_actions(replace(after, turn=current), current):
+            if self._playable(after, after.hands[current]):
                 return events
             events.append(Passed(current))
             after = self.evolve(after, events[-1])
@@ -269,11 +298,10 @@ class FanTan(Game[FanTanState, FanTanAction]):
         return [*events, *self._end_hand(after, winner=None)]
 
     def _end_hand(self, state: FanTanState, winner: int | None) -> list[Event]:
-        ended: Event = HandWon(state.hand, winner) if winner is not None else HandBlocked(
-            state.hand)
-        penalties = tuple(
-            sum(state.options.card_penalty(c) for c in hand) for hand in state.hands
+        ended: Event = (
+            HandWon(state.hand, winner) if winner is not None else HandBlocked(state.hand)
         )
+        penalties = tuple(sum(state.options.card_penalty(c) for c in hand) for hand in state.hands)
         totals = tuple(t + p for t, p in zip(state.totals, penalties, strict=True))
         left = tuple(len(h) for h in state.hands)
         return [ended, HandScored(state.hand, penalties, totals, left)]
@@ -288,8 +316,9 @@ class FanTan(Game[FanTanState, FanTanAction]):
     # ----- what seats see --------------------------------------------------------------
     def view(self, state: FanTanState, seat: int | None) -> FanTanView:
         rows = tuple(
-            RowView(suit=Suit(i), low=_rank_code(r[0], Suit(i)), high=_rank_code(r[1], Suit(i)))
-            for i, r in enumerate(state.rows) if r is not None
+            RowView(suit=Suit(i), low=rank_code(r[0], Suit(i)), high=rank_code(r[1], Suit(i)))
+            for i, r in enumerate(state.rows)
+            if r is not None
         )
         return FanTanView(
             seat=seat,
@@ -316,8 +345,10 @@ class FanTan(Game[FanTanState, FanTanAction]):
         legal = [a for a in self.legal_actions(state, seat) if isinstance(a, Play)]
         if not legal:
             return super().automatic_action(state, seat)
-        best = min(legal, key=lambda a: (a.card.rank == Rank.SEVEN,
-                                         -abs(building_rank(a.card) - 7), a.card))
+        best = min(
+            legal,
+            key=lambda a: (a.card.rank == Rank.SEVEN, -abs(building_rank(a.card) - 7), a.card),
+        )
         return best, Reason.of("fantan.auto.safe_card", card=best.card.code)
 
     # ----- encoding ----------------------------------------------------------------------
@@ -349,34 +380,27 @@ class FanTan(Game[FanTanState, FanTanAction]):
             rows[played.suit] = (value, value)
         else:
             rows[played.suit] = (min(row[0], value), max(row[1], value))
-        return replace(state, hands=tuple(hands), rows=tuple(rows), started=True,
-                       turn=(seat + 1) % state.players, passes_in_a_row=0)
+        return replace(
+            state,
+            hands=tuple(hands),
+            rows=tuple(rows),
+            started=True,
+            turn=(seat + 1) % state.players,
+            passes_in_a_row=0,
+        )
 
 
-def _rank_code(value: int, suit: Suit) -> str:
-    rank = Rank.ACE if value == 1 else Rank(value)
-    return Card(suit, rank).code
+def _extends(row: Row | None, card: Card) -> bool:
+    """Whether ``card`` sits one rank below or above the ends of its open row."""
+    return row is not None and building_rank(card) in (row[0] - 1, row[1] + 1)
 
 
-@dataclass(frozen=True, slots=True)
-class RowView:
-    suit: Suit
-    low: str
-    high: str
-
-
-@dataclass(frozen=True, slots=True)
-class FanTanView:
-    seat: int | None
-    phase: str
-    hand_number: int
-    hands_in_match: int
-    dealer: int
-    turn: int | None
-    hand: tuple[Card, ...]
-    card_counts: tuple[int, ...]
-    rows: tuple[RowView, ...]
-    totals: tuple[int, ...]
+def _can_open(dealt: Sequence[Card], any_seven_starts: bool) -> bool:
+    """Whether some seat can make the first move: 7♦ was dealt, or (house rule) any seven
+    was. Otherwise the deal is void and dealt again."""
+    if SEVEN_OF_DIAMONDS in dealt:
+        return True
+    return any_seven_starts and any(c.rank == Rank.SEVEN for c in dealt)
 
 
 GAME = FanTan()

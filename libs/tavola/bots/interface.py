@@ -1,0 +1,49 @@
+"""The bot interface (pure: no I/O, no clock — time is a budget of work, not seconds)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from tavola.rules.interface import Event, Game
+
+LEVELS = ("easy", "medium", "hard", "master")
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """Everything a seat may know: its view and the events it was shown, in order."""
+
+    seat: int
+    players: int
+    options: tuple[tuple[str, str], ...]
+    view: Any  # the game's view dataclass for this seat
+    history: tuple[Event, ...]  # events visible to the seat (public + its own private)
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much a decision may think: master samples at most ``samples`` deals
+    (default sized for about 1 s on one core); the service may scale it per table."""
+
+    samples: int = 200
+
+
+class Policy(Protocol):
+    def decide(
+        self, game: Game[Any, Any], knowledge: Knowledge, legal: Sequence[Any],
+        rng: random.Random, budget: Budget,
+    ) -> Any:
+        """One of ``legal``. Deterministic given the same arguments and RNG state."""
+
+
+class RandomPolicy:
+    """Any legal action, uniformly (the easy level of every game)."""
+
+    def decide(
+        self, game: Game[Any, Any], knowledge: Knowledge, legal: Sequence[Any],
+        rng: random.Random, budget: Budget,
+    ) -> Any:
+        return legal[rng.randrange(len(legal))]
