@@ -1,72 +1,141 @@
-"""Reacting to events: whose turn, which bot, which move."""
+"""Reacting to events: whose turn, which bot, which move.
+
+A bot seat's knowledge is exactly what a client of that seat receives: its view
+(``GetView``) and the events of its seat's stream (``GetSeatEvents``, redacted like a
+client's). The bot service keeps a per-match cache of that history; any of it can be
+thrown away and fetched again.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import grpc
 import structlog
+from tavola import bots
+from tavola.bots.interface import Budget, Knowledge
+from tavola.protocol import events as codec
+from tavola.protocol.errors import ServiceError
+from tavola.protocol.records import from_record
+from tavola.rules import registry
+from tavola.rules.interface import Event
+from tavola.v1 import events_pb2, game_pb2, internal_pb2
 
 from services.bots import metrics
-from tavola import bots
-from tavola.protocol.errors import ServiceError
-from tavola.v1 import events_pb2, game_pb2
 
 log = structlog.get_logger(__name__)
+POLICY_VERSION = 1
 
 
 @dataclass
 class BotPorts:
     get_match: Callable[[game_pb2.GetMatchRequest], Awaitable[game_pb2.GetMatchResponse]]
     get_view: Callable[[game_pb2.GetViewRequest], Awaitable[game_pb2.GetViewResponse]]
+    seat_events: Callable[[internal_pb2.SeatEventsRequest],
+                          Awaitable[internal_pb2.SeatEventsResponse]]
     submit: Callable[[game_pb2.SubmitActionRequest], Awaitable[game_pb2.SubmitActionResponse]]
+    budget: Budget = field(default_factory=Budget)
+
+
+@dataclass
+class MatchInfo:
+    game: str
+    options: dict[str, str]
+    players: int
+    levels: dict[int, str]  # bot seats played by this service
+    history: dict[int, list[Event]] = field(default_factory=dict)
+    seen: dict[int, int] = field(default_factory=dict)  # last version fetched per seat
 
 
 class BotPlayer:
     def __init__(self, ports: BotPorts) -> None:
         self._ports = ports
-        self._levels: dict[str, dict[int, str]] = {}  # match -> bot seat -> level (a cache)
+        self._matches: dict[str, MatchInfo] = {}
 
     async def on_event(self, envelope: events_pb2.EventEnvelope) -> None:
+        if envelope.type == "match.SeedRevealed":
+            self._matches.pop(envelope.match_id, None)
+            return
         if not envelope.last_in_batch or not envelope.to_act:
             return
-        try:
-            levels = await self._bot_seats(envelope.match_id)
-        except ServiceError as error:
-            if error.code != grpc.StatusCode.NOT_FOUND:
-                raise
-            log.warning("bot.unknown_match", match_id=envelope.match_id)
+        info = await self._info(envelope.match_id)
+        if info is None:
             return
         for seat in envelope.to_act:
-            if seat in levels:
-                await self._play(envelope.match_id, seat, levels[seat], envelope.version)
-        if envelope.type == "match.SeedRevealed":
-            self._levels.pop(envelope.match_id, None)
+            if seat in info.levels:
+                await self._play(envelope.match_id, info, seat, envelope.version)
 
-    async def _bot_seats(self, match_id: str) -> dict[int, str]:
-        if match_id not in self._levels:
-            match = await self._ports.get_match(game_pb2.GetMatchRequest(match_id=match_id))
-            self._levels[match_id] = {s.seat: s.bot_level for s in match.seats
-                                      if s.is_bot and s.bot_level}
-        return self._levels[match_id]
+    async def _info(self, match_id: str) -> MatchInfo | None:
+        if match_id not in self._matches:
+            try:
+                match = await self._ports.get_match(game_pb2.GetMatchRequest(match_id=match_id))
+            except ServiceError as error:
+                if error.code != grpc.StatusCode.NOT_FOUND:
+                    raise
+                log.warning("bot.unknown_match", match_id=match_id)
+                return None
+            self._matches[match_id] = MatchInfo(
+                game=match.game, options=dict(match.options), players=len(match.seats),
+                levels={s.seat: s.bot_level for s in match.seats if s.is_bot and s.bot_level})
+        return self._matches[match_id]
 
-    async def _play(self, match_id: str, seat: int, level: str, version: int) -> None:
-        with structlog.contextvars.bound_contextvars(match_id=match_id, seat=seat):
+    async def _knowledge(self, match_id: str, info: MatchInfo, seat: int,
+                         view: game_pb2.GetViewResponse) -> Knowledge:
+        reply = await self._ports.seat_events(internal_pb2.SeatEventsRequest(
+            match_id=match_id, seat=seat, after_version=info.seen.get(seat, 0)))
+        history = info.history.setdefault(seat, [])
+        prefix = f"{info.game}."
+        for envelope in reply.events:
+            info.seen[seat] = envelope.version
+            if not envelope.hidden and envelope.type.startswith(prefix):
+                history.append(codec.decode_payload(
+                    info.game, envelope.type, envelope.payload.SerializeToString()))
+        return Knowledge(seat=seat, players=info.players,
+                         options=tuple(sorted(info.options.items())),
+                         view=from_record(_view_class(info, seat), view.view),
+                         history=tuple(history))
+
+    async def _play(self, match_id: str, info: MatchInfo, seat: int, version: int) -> None:
+        level = info.levels[seat]
+        with structlog.contextvars.bound_contextvars(match_id=match_id, seat=seat, level=level):
             view = await self._ports.get_view(game_pb2.GetViewRequest(match_id=match_id, seat=seat))
             if view.version != version or not view.legal_actions:
-                return  # the table has moved on; a later event will bring us back
+                return  # the table has moved on; a later event brings us back
+            game = registry.get(info.game)
+            knowledge = await self._knowledge(match_id, info, seat, view)
+            legal = [game.decode_action(a.code) for a in view.legal_actions]
             seed = bots.decision_seed(match_id, seat, version, level)
-            code = bots.choose(level, [a.code for a in view.legal_actions], random.Random(seed))
+            action = bots.policy_for(info.game, level).decide(
+                game, knowledge, legal, random.Random(seed), self._ports.budget)
+            decision = events_pb2.BotDecision(level=level, policy_version=POLICY_VERSION,
+                                              rng_seed=seed, samples=self._ports.budget.samples)
             request = game_pb2.SubmitActionRequest(
                 match_id=match_id, seat=seat, command_id=f"bot:{match_id}:{seat}:{version}",
-                expected_version=version, action=code)
-            try:
-                await self._ports.submit(request)
-                metrics.DECISIONS.labels(level=level, outcome="ok").inc()
-            except ServiceError as error:
-                if error.code not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
-                    raise
-                metrics.DECISIONS.labels(level=level, outcome="superseded").inc()
-                log.info("bot.superseded", reason=error.reason.code)
+                expected_version=version, action=game.encode_action(action),
+                bot_decision=decision)
+            await self._submit(request, level)
+
+    async def _submit(self, request: game_pb2.SubmitActionRequest, level: str) -> None:
+        try:
+            await self._ports.submit(request)
+            metrics.DECISIONS.labels(level=level, outcome="ok").inc()
+        except ServiceError as error:
+            if error.code not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
+                raise
+            metrics.DECISIONS.labels(level=level, outcome="superseded").inc()
+            log.info("bot.superseded", reason=error.reason.code)
+
+
+_VIEW_CLASSES: dict[tuple[str, int], type[Any]] = {}
+
+
+def _view_class(info: MatchInfo, seat: int) -> type[Any]:
+    """The game's view dataclass (taken from a fresh state's view)."""
+    key = (info.game, info.players)
+    if key not in _VIEW_CLASSES:
+        game = registry.get(info.game)
+        _VIEW_CLASSES[key] = type(game.view(game.initial_state(info.players, info.options), seat))
+    return _VIEW_CLASSES[key]

@@ -9,14 +9,14 @@ from typing import Any
 
 import structlog
 from nats.aio.msg import Msg
-
-from services.bots import metrics
-from services.bots.app import BotPlayer, BotPorts
 from tavola.bus import rpc, subjects
 from tavola.bus.consumer import subscribe_events
 from tavola.service import runtime
 from tavola.service.config import ServiceConfig
-from tavola.v1 import events_pb2, game_pb2
+from tavola.v1 import events_pb2, game_pb2, internal_pb2
+
+from services.bots import metrics
+from services.bots.app import BotPlayer, BotPorts
 
 log = structlog.get_logger(__name__)
 
@@ -38,6 +38,7 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
         player = BotPlayer(BotPorts(
             get_match=engine("GetMatch", game_pb2.GetMatchResponse),
             get_view=engine("GetView", game_pb2.GetViewResponse),
+            seat_events=engine("GetSeatEvents", internal_pb2.SeatEventsResponse),
             submit=engine("SubmitAction", game_pb2.SubmitActionResponse)))
 
         async def handle(envelope: events_pb2.EventEnvelope, _msg: Msg) -> None:

@@ -173,10 +173,12 @@ class Engine:
             version=state.version + count, first_version=state.version + 1
         )
         try:
+            bot = internal and state.created.seats[request.seat].is_bot
             await self._append(state, request.match_id, state.created.game, batches,
                                request.command_id,
-                               fingerprint + response.SerializeToString(),
-                               by_bot=internal and state.created.seats[request.seat].is_bot)
+                               fingerprint + response.SerializeToString(), by_bot=bot,
+                               bot_decision=request.bot_decision
+                               if bot and request.HasField("bot_decision") else None)
         except DuplicateCommand as duplicate:
             return _duplicate(duplicate.record.result, fingerprint, request.command_id)
         except ConcurrencyConflict:
@@ -191,12 +193,13 @@ class Engine:
     async def _append(
         self, state: MatchState | None, match_id: str, game: str, batches: list[Batch],
         command_id: str, result: bytes = b"", by_bot: bool = False,
+        bot_decision: events_pb2.BotDecision | None = None,
     ) -> int:
         rules_version = registry.get(game).info.rules_version
         new_events, after = batches_to_new_events(
             state, batches, game=game, rules_version=rules_version,
             new_id=self._ports.new_id, salt=self._ports.salt, command_id=command_id,
-            by_bot=by_bot,
+            by_bot=by_bot, bot_decision=bot_decision,
         )
         appended = await self._ports.store.append(
             stream_of(match_id), state.version if state else 0, new_events,

@@ -7,6 +7,7 @@ from nats.aio.subscription import Subscription
 
 from services.engine.app import Engine
 from tavola.bus import rpc, subjects
+from tavola.protocol.errors import denied
 from tavola.v1 import game_pb2, internal_pb2
 
 
@@ -14,7 +15,6 @@ async def serve(nc: NATS, engine: Engine, names: subjects.Subjects) -> list[Subs
     async def create(request: internal_pb2.CreateMatchRequest, internal: bool
                      ) -> internal_pb2.CreateMatchResponse:
         if not internal:
-            from tavola.protocol.errors import denied
             raise denied("request.invalid", field="caller", detail="internal only")
         return await engine.create_match(request)
 
@@ -29,7 +29,18 @@ async def serve(nc: NATS, engine: Engine, names: subjects.Subjects) -> list[Subs
                         ) -> game_pb2.GetMatchResponse:
         return await engine.get_match(request)
 
+    async def seat_events(request: internal_pb2.SeatEventsRequest, internal: bool
+                          ) -> internal_pb2.SeatEventsResponse:
+        if not internal:
+            raise denied("request.invalid", field="caller", detail="internal only")
+        state = await engine.load(request.match_id)
+        if not 0 <= request.seat < state.players or not state.created.seats[request.seat].is_bot:
+            raise denied("seat.not_bot", seat=request.seat)
+        return internal_pb2.SeatEventsResponse(events=await engine.events_after(
+            request.match_id, request.seat, request.after_version))
+
     methods = {
+        "GetSeatEvents": rpc.Method(internal_pb2.SeatEventsRequest, seat_events),
         "CreateMatch": rpc.Method(internal_pb2.CreateMatchRequest, create),
         "SubmitAction": rpc.Method(game_pb2.SubmitActionRequest, submit),
         "GetView": rpc.Method(game_pb2.GetViewRequest, view),

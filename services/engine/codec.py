@@ -9,6 +9,7 @@ from tavola.eventlog.model import NewEvent
 from tavola.match import aggregate
 from tavola.match.aggregate import Batch, MatchState
 from tavola.protocol import events as codec
+from tavola.v1 import events_pb2
 
 SALT_BYTES = 16
 
@@ -23,6 +24,7 @@ def batches_to_new_events(
     salt: Callable[[int], bytes],
     command_id: str = "",
     by_bot: bool = False,
+    bot_decision: events_pb2.BotDecision | None = None,
 ) -> tuple[list[NewEvent], MatchState]:
     """Encode every event of the batches, folding as we go to record who acts next."""
     out: list[NewEvent] = []
@@ -42,6 +44,7 @@ def batches_to_new_events(
                 to_act=tuple(sorted(state.to_act())),
                 last_in_batch=last,
                 salt=salt(SALT_BYTES) if audience is not None else b"",
+                bot_decision=bot_decision if batch.kind == "action" else None,
             )
             out.append(
                 NewEvent(

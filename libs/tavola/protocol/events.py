@@ -86,6 +86,7 @@ class Metadata:
     to_act: tuple[int, ...] = ()
     last_in_batch: bool = False
     salt: bytes = b""
+    bot_decision: events_pb2.BotDecision | None = None
 
     def to_pb(self) -> internal_pb2.EventMetadata:
         cause = events_pb2.Cause(
@@ -98,6 +99,8 @@ class Metadata:
         )
         if self.reason is not None:
             cause.automatic_reason.CopyFrom(reason_to_pb(self.reason))
+        if self.bot_decision is not None:
+            cause.bot_decision.CopyFrom(self.bot_decision)
         return internal_pb2.EventMetadata(
             cause=cause, to_act=list(self.to_act), last_in_batch=self.last_in_batch,
             salt=self.salt,

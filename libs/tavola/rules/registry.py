@@ -18,6 +18,7 @@ _GAMES: dict[str, str] = {
     "spades": "tavola.games.spades:GAME",
     "barbu": "tavola.games.barbu:GAME",
     "dominoes": "tavola.games.dominoes:GAME",
+    "doppelkopf": "tavola.games.doppelkopf:GAME",
 }
 
 

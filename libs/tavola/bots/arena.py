@@ -1,0 +1,111 @@
+"""Arenas: one bot level against another, seats rotated and deals duplicated.
+
+For every deal seed the same match is played once per rotation (level A on the even seats,
+then on the odd ones), so both levels meet the same cards from the same seats. The measure
+is the mean difference of final scores between A's seats and B's seats (sign-adjusted so
+positive favours A when lower scores win), with a 95% confidence interval over deal seeds.
+Pure: the caller may pass a clock to time decisions.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tavola.bots.interface import Budget, Knowledge, Policy
+from tavola.bots.registry import policy_for
+from tavola.rules.driver import resolve_all_chance
+from tavola.rules.interface import Event, Game
+
+
+@dataclass
+class DecisionTimes:
+    by_level: dict[str, list[float]] = field(default_factory=dict)
+
+    def add(self, level: str, seconds: float) -> None:
+        self.by_level.setdefault(level, []).append(seconds)
+
+
+def play(
+    game: Game[Any, Any], players: int, options: Mapping[str, Any], seed: bytes,
+    levels: Sequence[str], rng_seed: int, budget: Budget,
+    clock: Callable[[], float] | None = None, times: DecisionTimes | None = None,
+) -> tuple[Any, list[Event]]:
+    """One match with ``levels[seat]`` playing each seat; returns the final state and events."""
+    policies: list[Policy] = [policy_for(game.info.name, level) for level in levels]
+    state = game.initial_state(players, options)
+    events: list[Event] = []
+    seen: list[list[Event]] = [[] for _ in range(players)]
+    rng = random.Random(rng_seed)
+    opts = tuple(sorted((k, str(v)) for k, v in options.items()))
+    while True:
+        state, produced = resolve_all_chance(game, state, seed)
+        _share(produced, seen)
+        events += produced
+        if game.is_over(state):
+            return state, events
+        seat = min(game.to_act(state))
+        legal = game.legal_actions(state, seat)
+        knowledge = Knowledge(seat, players, opts, game.view(state, seat), tuple(seen[seat]))
+        started = clock() if clock else 0.0
+        action = policies[seat].decide(game, knowledge, legal, random.Random(rng.random()),
+                                       budget)
+        if clock and times is not None:
+            times.add(levels[seat], clock() - started)
+        produced = game.decide(state, seat, action)
+        state = game.fold(state, produced)
+        _share(produced, seen)
+        events += produced
+
+
+def _share(events: Sequence[Event], seen: list[list[Event]]) -> None:
+    for event in events:
+        audience = event.audience()
+        for seat, visible in enumerate(seen):
+            if audience is None or seat in audience:
+                visible.append(event)
+
+
+@dataclass(frozen=True)
+class Pairing:
+    game: str
+    better: str
+    worse: str
+    matches: int
+    mean: float
+    low: float
+    high: float
+
+    def line(self) -> str:
+        verdict = "yes" if self.low > 0 else "NO"
+        return (f"{self.game:>11} {self.better:>6} vs {self.worse:<6} n={self.matches:<4} "
+                f"mean diff {self.mean:+8.2f}  95% CI [{self.low:+8.2f}, {self.high:+8.2f}]"
+                f"  beats: {verdict}")
+
+
+def pairing(
+    game: Game[Any, Any], players: int, options: Mapping[str, Any], better: str, worse: str,
+    deals: int, budget: Budget, clock: Callable[[], float] | None = None,
+    times: DecisionTimes | None = None,
+) -> Pairing:
+    diffs = []
+    sign = -1.0 if game.info.lower_score_wins else 1.0
+    for deal in range(deals):
+        seed = deal.to_bytes(32, "big")
+        total = 0.0
+        for rotation in range(2):
+            levels = [better if (s + rotation) % 2 == 0 else worse for s in range(players)]
+            state, _ = play(game, players, options, seed, levels, deal * 2 + rotation, budget,
+                            clock, times)
+            scores = {s.seat: s.score for s in game.standings(state)}
+            mine = [scores[s] for s in range(players) if levels[s] == better]
+            theirs = [scores[s] for s in range(players) if levels[s] == worse]
+            total += sign * (statistics.fmean(mine) - statistics.fmean(theirs))
+        diffs.append(total / 2)
+    mean = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
+    return Pairing(game.info.name, better, worse, len(diffs), mean, mean - half, mean + half)

@@ -1,0 +1,238 @@
+"""Doppelkopf message catalogue (English and Portuguese): reasons, automatic moves,
+settlement lines, Bock and redeal reasons, options, presets, contracts, match lengths."""
+
+from __future__ import annotations
+
+_M = dict[str, dict[str, str]]
+
+REASONS: _M = {
+    "doppelkopf.not_now": {
+        "en": "That is not possible at this moment.",
+        "pt": "Isso não é possível neste momento.",
+    },
+    "doppelkopf.wedding_unclarified": {
+        "en": "No announcement before the wedding is clarified.",
+        "pt": "Não há anúncios antes de o casamento (Hochzeit) estar esclarecido.",
+    },
+    "doppelkopf.wrong_party": {
+        "en": "You cannot say {call}: you are not in that party.",
+        "pt": "Não podes dizer {call}: não pertences a esse lado.",
+    },
+    "doppelkopf.already_announced": {
+        "en": "Your party has already announced {call}.",
+        "pt": "O teu lado já anunciou {call}.",
+    },
+    "doppelkopf.no_denial_after_reply": {
+        "en": "{call} is not allowed: your party's Re/Kontra came late, as a reply.",
+        "pt": "{call} não é permitido: o Re/Kontra do teu lado foi uma resposta tardia.",
+    },
+    "doppelkopf.too_late": {
+        "en": "Too late for {call}: you needed at least {cards} cards in your hand.",
+        "pt": "É tarde para {call}: precisavas de ter pelo menos {cards} cartas na mão.",
+    },
+    "doppelkopf.already_declared": {
+        "en": "You have already declared.",
+        "pt": "Já fizeste a tua declaração.",
+    },
+    "doppelkopf.must_declare_solo": {
+        "en": "You still owe your compulsory solo: declare it now.",
+        "pt": "Ainda deves o teu solo obrigatório: tens de o declarar agora.",
+    },
+    "doppelkopf.wedding_needs_both_queens": {
+        "en": "A wedding needs both ♣ queens.",
+        "pt": "Para um casamento precisas das duas damas de paus.",
+    },
+    "doppelkopf.house_rule_off": {
+        "en": "The house rule {rule} is not in use at this table.",
+        "pt": "A regra da casa {rule} não vale nesta mesa.",
+    },
+    "doppelkopf.poverty_too_many_trumps": {
+        "en": "Armut needs three trumps or fewer.",
+        "pt": "Só podes declarar pobreza com três trunfos ou menos.",
+    },
+    "doppelkopf.throw_needs_five_nines": {
+        "en": "You may lay down your hand only with five nines or more.",
+        "pt": "Só podes deitar as cartas com cinco noves ou mais.",
+    },
+    "doppelkopf.not_your_turn_to_play": {
+        "en": "It is not your turn to play a card.",
+        "pt": "Não é a tua vez de jogar uma carta.",
+    },
+    "doppelkopf.not_in_hand": {
+        "en": "{card} is not in your hand.",
+        "pt": "Não tens o {card} na mão.",
+    },
+    "doppelkopf.must_follow": {
+        "en": "{card} cannot be played: you must follow ({led}).",
+        "pt": "Não podes jogar o {card}: tens de assistir ({led}).",
+    },
+    "doppelkopf.players": {
+        "en": "Doppelkopf is played by 4 or 5 players, not {players}.",
+        "pt": "O Doppelkopf joga-se a 4 ou 5, não a {players}.",
+    },
+    "doppelkopf.pflichtsolo_needs_rounds": {
+        "en": "Pflichtsolo is only possible in a match by rounds.",
+        "pt": "O solo obrigatório só é possível numa partida por rondas.",
+    },
+}
+
+AUTOMATIC: _M = {
+    "doppelkopf.auto.no_timer": {
+        "en": "Nothing is due from this seat: announcements have no timer.",
+        "pt": "Este lugar não tem nada pendente: os anúncios não têm tempo limite.",
+    },
+    "doppelkopf.auto.forced_solo": {
+        "en": "Time ran out: your compulsory solo was declared for you.",
+        "pt": "O tempo acabou: o teu solo obrigatório foi declarado por ti.",
+    },
+    "doppelkopf.auto.healthy": {
+        "en": "Time ran out: you were declared healthy.",
+        "pt": "O tempo acabou: foste declarado «gesund» (sem reserva).",
+    },
+    "doppelkopf.auto.decline": {
+        "en": "Time ran out: the Armut was declined for you.",
+        "pt": "O tempo acabou: a pobreza foi recusada por ti.",
+    },
+    "doppelkopf.auto.give": {
+        "en": "Time ran out: {card} was given back for you.",
+        "pt": "O tempo acabou: foi devolvido o {card} por ti.",
+    },
+    "doppelkopf.auto.card": {
+        "en": "Time ran out: {card} was played for you.",
+        "pt": "O tempo acabou: foi jogado o {card} por ti.",
+    },
+}
+
+OTHER: _M = {
+    "doppelkopf.redeal.thrown": {
+        "en": "A hand with five nines was laid down: new deal.",
+        "pt": "Alguém deitou as cartas com cinco noves: nova dada.",
+    },
+    "doppelkopf.redeal.poverty_refused": {
+        "en": "Nobody accepted the Armut: new deal.",
+        "pt": "Ninguém aceitou a pobreza: nova dada.",
+    },
+    "doppelkopf.bock.heart_trick": {
+        "en": "A trick of four hearts: a Bock round follows.",
+        "pt": "Uma vaza de quatro copas: segue-se uma ronda Bock.",
+    },
+    "doppelkopf.bock.tie": {
+        "en": "120 : 120: a Bock round follows.",
+        "pt": "120 : 120: segue-se uma ronda Bock.",
+    },
+    "doppelkopf.bock.lost_announcement": {
+        "en": "A party lost after announcing: a Bock round follows.",
+        "pt": "Um lado perdeu depois de anunciar: segue-se uma ronda Bock.",
+    },
+}
+
+_LINES = {
+    "won": ("Won", "Ganho"),
+    "below_90": ("Opponents below 90", "Adversários abaixo de 90"),
+    "below_60": ("Opponents below 60", "Adversários abaixo de 60"),
+    "below_30": ("Opponents below 30", "Adversários abaixo de 30"),
+    "schwarz": ("Opponents without a trick", "Adversários sem vazas"),
+    "re_announced": ("Re announced", "Re anunciado"),
+    "kontra_announced": ("Kontra announced", "Kontra anunciado"),
+    "re_no_90": ("Re: no 90", "Re: sem 90"),
+    "re_no_60": ("Re: no 60", "Re: sem 60"),
+    "re_no_30": ("Re: no 30", "Re: sem 30"),
+    "re_schwarz": ("Re: schwarz", "Re: sem vazas"),
+    "kontra_no_90": ("Kontra: no 90", "Kontra: sem 90"),
+    "kontra_no_60": ("Kontra: no 60", "Kontra: sem 60"),
+    "kontra_no_30": ("Kontra: no 30", "Kontra: sem 30"),
+    "kontra_schwarz": ("Kontra: schwarz", "Kontra: sem vazas"),
+    "reached_120": ("120 reached against no 90", "120 alcançados contra «sem 90»"),
+    "reached_90": ("90 reached against no 60", "90 alcançados contra «sem 60»"),
+    "reached_60": ("60 reached against no 30", "60 alcançados contra «sem 30»"),
+    "reached_30": ("30 reached against schwarz", "30 alcançados contra «sem vazas»"),
+    "against_the_old": ("Against the old ones", "Contra as Velhas"),
+    "doppelkopf": ("Doppelkopf (a trick of 40 or more)", "Doppelkopf (vaza de 40 ou mais)"),
+    "fox": ("Fox caught", "Raposa apanhada"),
+    "karlchen": ("Karlchen (♣J won the last trick)", "Carlinhos (valete de paus na última vaza)"),
+    "fox_last": ("Fuchs am End (♦A won the last trick)", "Raposa no fim (ás de ouros na última)"),
+    "karlchen_caught": ("Karlchen caught", "Carlinhos apanhado"),
+}
+
+_OPTIONS = {
+    "match": (
+        "Match length: one game, 1–3 rounds, or to 10/20/30 points (round finished).",
+        "Duração: um jogo, 1–3 rondas, ou até 10/20/30 pontos (acaba-se a ronda).",
+    ),
+    "second_dulle": ("Second Dulle beats the first.", "A segunda Dulle bate a primeira."),
+    "schweinchen": (
+        "Schweinchen: both ♦A in one hand are the highest trumps.",
+        "Porquinhos: os dois ases de ouros na mesma mão são os trunfos mais altos.",
+    ),
+    "armut": (
+        "Armut: with three trumps or fewer you may declare poverty.",
+        "Pobreza: com três trunfos ou menos podes declarar pobreza.",
+    ),
+    "schmeissen": (
+        "Schmeißen: with five nines you may lay down your hand.",
+        "Deitar as cartas: com cinco noves podes deitar a mão.",
+    ),
+    "fuchs_am_end": (
+        "Fuchs am End: a ♦A winning the last trick scores.",
+        "Raposa no fim: um ás de ouros que faz a última vaza pontua.",
+    ),
+    "karlchen_fangen": (
+        "Karlchen fangen: an opposing ♣J beaten in the last trick scores.",
+        "Apanhar o Carlinhos: um valete de paus adversário batido na última vaza pontua.",
+    ),
+    "bockrunde": (
+        "Bockrunde: after a heart trick, 120:120 or a lost announcement, a round counts double.",
+        "Ronda Bock: depois de uma vaza de copas, 120:120 ou um anúncio perdido, uma "
+        "ronda conta a dobrar.",
+    ),
+    "pflichtsolo": (
+        "Pflichtsolo: everyone plays one solo per match (by rounds).",
+        "Solo obrigatório: cada um joga um solo na partida (por rondas).",
+    ),
+    "without_nines": ("Without nines: 40 cards, 10 each.", "Sem noves: 40 cartas, 10 a cada um."),
+}
+
+_CONTRACTS = {
+    "normal": ("Normal game", "Jogo normal"),
+    "wedding": ("Hochzeit", "Casamento (Hochzeit)"),
+    "poverty": ("Armut", "Pobreza"),
+    "queen_solo": ("Queen solo", "Solo de damas"),
+    "jack_solo": ("Jack solo", "Solo de valetes"),
+    "clubs_solo": ("♣ solo", "Solo de paus"),
+    "spades_solo": ("♠ solo", "Solo de espadas"),
+    "hearts_solo": ("♥ solo", "Solo de copas"),
+    "diamonds_solo": ("♦ solo", "Solo de ouros"),
+    "fleischlos": ("Fleischlos", "Fleischlos"),
+    "silent_wedding": ("Silent wedding", "Casamento silencioso"),
+}
+
+_MATCH = {
+    "one_game": ("One game", "Um jogo"),
+    "1_round": ("1 round", "1 ronda"),
+    "2_rounds": ("2 rounds", "2 rondas"),
+    "3_rounds": ("3 rounds", "3 rondas"),
+    "to_10": ("To 10 points", "Até 10 pontos"),
+    "to_20": ("To 20 points", "Até 20 pontos"),
+    "to_30": ("To 30 points", "Até 30 pontos"),
+}
+
+_PRESETS = {
+    "official": ("Official rules (DDV)", "Regras oficiais (DDV)"),
+    "tavern": ("Tavern Doppelkopf", "Doppelkopf de taberna"),
+}
+
+
+def _table(prefix: str, items: dict[str, tuple[str, str]]) -> _M:
+    return {f"doppelkopf.{prefix}.{k}": {"en": en, "pt": pt} for k, (en, pt) in items.items()}
+
+
+MESSAGES: _M = {
+    **REASONS,
+    **AUTOMATIC,
+    **OTHER,
+    **_table("line", _LINES),
+    **_table("option", _OPTIONS),
+    **_table("contract", _CONTRACTS),
+    **_table("match", _MATCH),
+    **_table("preset", _PRESETS),
+}
