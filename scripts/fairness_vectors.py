@@ -16,9 +16,17 @@ OUT = pathlib.Path(__file__).resolve().parent.parent / "docs" / "fairness-vector
 def vectors() -> list[dict[str, object]]:
     cases: list[dict[str, object]] = []
     seeds = [bytes(32), bytes(range(32)), hashlib.sha256(b"tavola").digest()]
-    client_sets: list[list[bytes]] = [[], [b"", b"", b"", b""], [b"alice", b"", b"bob", b"\x00\xff"]]
-    requests = [ChanceRequest("first-dealer", "draw", 4), ChanceRequest("deal/1", "shuffle", 52),
-                ChanceRequest("deal/2", "shuffle", 28), ChanceRequest("deal/1", "shuffle", 48)]
+    client_sets: list[list[bytes]] = [
+        [],
+        [b"", b"", b"", b""],
+        [b"alice", b"", b"bob", b"\x00\xff"],
+    ]
+    requests = [
+        ChanceRequest("first-dealer", "draw", 4),
+        ChanceRequest("deal/1", "shuffle", 52),
+        ChanceRequest("deal/2", "shuffle", 28),
+        ChanceRequest("deal/1", "shuffle", 48),
+    ]
     deck = standard_deck()
     for seed in seeds:
         for clients in client_sets:
@@ -42,8 +50,9 @@ def vectors() -> list[dict[str, object]]:
 
 def main() -> None:
     OUT.parent.mkdir(exist_ok=True)
-    OUT.write_text(json.dumps({"algorithm": fairness.ALGORITHM, "vectors": vectors()}, indent=1)
-                   + "\n")
+    OUT.write_text(
+        json.dumps({"algorithm": fairness.ALGORITHM, "vectors": vectors()}, indent=1) + "\n"
+    )
     print(f"wrote {OUT}")
 
 

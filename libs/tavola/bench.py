@@ -15,7 +15,9 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import grpc
 
@@ -26,56 +28,74 @@ def pure(seconds: float) -> None:
     print("== pure engine: random playouts (one core) ==")
     for name in registry.names():
         game = registry.get(name)
-        counts = sorted({game.info.min_players, 4 if game.info.min_players <= 4 <= game.info.max_players
-                         else game.info.max_players})
+        counts = sorted(
+            {
+                game.info.min_players,
+                4 if game.info.min_players <= 4 <= game.info.max_players else game.info.max_players,
+            }
+        )
         for players in counts:
             matches = actions = 0
             started = time.perf_counter()
             while time.perf_counter() - started < seconds:
-                out = driver.play_match(game, players, {}, seed=matches.to_bytes(32, "big"),
-                                        rng=random.Random(matches))
+                out = driver.play_match(
+                    game, players, {}, seed=matches.to_bytes(32, "big"), rng=random.Random(matches)
+                )
                 matches += 1
                 actions += out.actions
             elapsed = time.perf_counter() - started
             hands = _hands(out.events)
-            print(f"{name:>12} {players}p: {matches / elapsed:8.1f} matches/s "
-                  f"{matches * hands / elapsed:9.1f} hands/s {actions / elapsed:10.0f} actions/s")
+            print(
+                f"{name:>12} {players}p: {matches / elapsed:8.1f} matches/s "
+                f"{matches * hands / elapsed:9.1f} hands/s {actions / elapsed:10.0f} actions/s"
+            )
 
 
-def _hands(events: list[object]) -> int:
+def _hands(events: Sequence[object]) -> int:
     names = {"HandStarted", "DealStarted", "GameStarted", "HandDealt"}
     started = [e for e in events if type(e).__name__ in names and type(e).__name__ != "HandDealt"]
     return max(1, len(started))
 
 
-async def _play_table(stub: object, lobby: object, game: str, players: int,
-                      latencies: list[float]) -> int:
+async def _play_table(
+    stub: Any, lobby: Any, game: str, players: int, latencies: list[float]
+) -> int:
     from tavola.v1 import game_pb2, lobby_pb2
 
-    table = (await lobby.CreateTable(lobby_pb2.CreateTableRequest(  # type: ignore[attr-defined]
-        game=game, players=players))).table
+    table = (
+        await lobby.CreateTable(lobby_pb2.CreateTableRequest(game=game, players=players))
+    ).table
     tokens = []
     for seat in range(players):
-        sat = await lobby.SitDown(lobby_pb2.SitDownRequest(  # type: ignore[attr-defined]
-            table_id=table.table_id, seat=seat, player_name=f"bench{seat}"))
+        sat = await lobby.SitDown(
+            lobby_pb2.SitDownRequest(table_id=table.table_id, seat=seat, player_name=f"bench{seat}")
+        )
         tokens.append(sat.seat_token)
-    match_id = (await lobby.StartMatch(lobby_pb2.StartMatchRequest(  # type: ignore[attr-defined]
-        table_id=table.table_id))).match_id
+    match_id = (
+        await lobby.StartMatch(lobby_pb2.StartMatchRequest(table_id=table.table_id))
+    ).match_id
     rng = random.Random(match_id)
     moves = 0
     while True:
-        spectator = await stub.GetView(game_pb2.GetViewRequest(  # type: ignore[attr-defined]
-            match_id=match_id, seat=-1))
+        spectator = await stub.GetView(game_pb2.GetViewRequest(match_id=match_id, seat=-1))
         if spectator.finished:
             return moves
         seat = spectator.to_act[0]
-        view = await stub.GetView(game_pb2.GetViewRequest(  # type: ignore[attr-defined]
-            match_id=match_id, seat=seat, seat_token=tokens[seat]))
+        view = await stub.GetView(
+            game_pb2.GetViewRequest(match_id=match_id, seat=seat, seat_token=tokens[seat])
+        )
         action = view.legal_actions[rng.randrange(len(view.legal_actions))].code
         started = time.perf_counter()
-        await stub.SubmitAction(game_pb2.SubmitActionRequest(  # type: ignore[attr-defined]
-            match_id=match_id, seat=seat, seat_token=tokens[seat], command_id=f"{match_id}:{moves}",
-            expected_version=view.version, action=action))
+        await stub.SubmitAction(
+            game_pb2.SubmitActionRequest(
+                match_id=match_id,
+                seat=seat,
+                seat_token=tokens[seat],
+                command_id=f"{match_id}:{moves}",
+                expected_version=view.version,
+                action=action,
+            )
+        )
         latencies.append(time.perf_counter() - started)
         moves += 1
 
@@ -88,13 +108,16 @@ async def _e2e_run(address: str, tables: int, game: str, players: int) -> None:
         lobby = lobby_pb2_grpc.LobbyServiceStub(channel)
         latencies: list[float] = []
         started = time.perf_counter()
-        moves = await asyncio.gather(*(_play_table(stub, lobby, game, players, latencies)
-                                       for _ in range(tables)))
+        moves = await asyncio.gather(
+            *(_play_table(stub, lobby, game, players, latencies) for _ in range(tables))
+        )
         elapsed = time.perf_counter() - started
     q = statistics.quantiles(latencies, n=100)
-    print(f"{game} {tables} concurrent tables x {players} seats: {sum(moves)} moves in "
-          f"{elapsed:.1f} s = {sum(moves) / elapsed:.1f} moves/s; SubmitAction p50 "
-          f"{q[49] * 1000:.1f} ms, p99 {q[98] * 1000:.1f} ms")
+    print(
+        f"{game} {tables} concurrent tables x {players} seats: {sum(moves)} moves in "
+        f"{elapsed:.1f} s = {sum(moves) / elapsed:.1f} moves/s; SubmitAction p50 "
+        f"{q[49] * 1000:.1f} ms, p99 {q[98] * 1000:.1f} ms"
+    )
 
 
 def e2e(table_counts: list[int]) -> None:
@@ -107,9 +130,12 @@ def e2e(table_counts: list[int]) -> None:
         name = f"tavola_bench_{os.getpid()}"
         database_url = asyncio.run(ensure_platform_database(infra.database_url, name))
         logs = Path(tempfile.mkdtemp(prefix="tavola-bench-"))
-        platform = Platform(database_url, infra.nats_url, log_dir=logs,
-                            extra_env={"TAVOLA_NAMESPACE": name.replace("_", "-"),
-                                       "TAVOLA_LOG_LEVEL": "WARNING"})
+        platform = Platform(
+            database_url,
+            infra.nats_url,
+            log_dir=logs,
+            extra_env={"TAVOLA_NAMESPACE": name.replace("_", "-"), "TAVOLA_LOG_LEVEL": "WARNING"},
+        )
         try:
             platform.start_all()
             for count in table_counts:
@@ -117,6 +143,7 @@ def e2e(table_counts: list[int]) -> None:
         finally:
             platform.stop_all()
             from tavola.infra.databases import drop_database
+
             asyncio.run(drop_database(infra.database_url, name))
 
 

@@ -34,8 +34,9 @@ POLICY_VERSION = 1
 class BotPorts:
     get_match: Callable[[game_pb2.GetMatchRequest], Awaitable[game_pb2.GetMatchResponse]]
     get_view: Callable[[game_pb2.GetViewRequest], Awaitable[game_pb2.GetViewResponse]]
-    seat_events: Callable[[internal_pb2.SeatEventsRequest],
-                          Awaitable[internal_pb2.SeatEventsResponse]]
+    seat_events: Callable[
+        [internal_pb2.SeatEventsRequest], Awaitable[internal_pb2.SeatEventsResponse]
+    ]
     submit: Callable[[game_pb2.SubmitActionRequest], Awaitable[game_pb2.SubmitActionResponse]]
     budget: Budget = field(default_factory=Budget)
 
@@ -78,25 +79,38 @@ class BotPlayer:
                 log.warning("bot.unknown_match", match_id=match_id)
                 return None
             self._matches[match_id] = MatchInfo(
-                game=match.game, options=dict(match.options), players=len(match.seats),
-                levels={s.seat: s.bot_level for s in match.seats if s.is_bot and s.bot_level})
+                game=match.game,
+                options=dict(match.options),
+                players=len(match.seats),
+                levels={s.seat: s.bot_level for s in match.seats if s.is_bot and s.bot_level},
+            )
         return self._matches[match_id]
 
-    async def _knowledge(self, match_id: str, info: MatchInfo, seat: int,
-                         view: game_pb2.GetViewResponse) -> Knowledge:
-        reply = await self._ports.seat_events(internal_pb2.SeatEventsRequest(
-            match_id=match_id, seat=seat, after_version=info.seen.get(seat, 0)))
+    async def _knowledge(
+        self, match_id: str, info: MatchInfo, seat: int, view: game_pb2.GetViewResponse
+    ) -> Knowledge:
+        reply = await self._ports.seat_events(
+            internal_pb2.SeatEventsRequest(
+                match_id=match_id, seat=seat, after_version=info.seen.get(seat, 0)
+            )
+        )
         history = info.history.setdefault(seat, [])
         prefix = f"{info.game}."
         for envelope in reply.events:
             info.seen[seat] = envelope.version
             if not envelope.hidden and envelope.type.startswith(prefix):
-                history.append(codec.decode_payload(
-                    info.game, envelope.type, envelope.payload.SerializeToString()))
-        return Knowledge(seat=seat, players=info.players,
-                         options=tuple(sorted(info.options.items())),
-                         view=from_record(_view_class(info, seat), view.view),
-                         history=tuple(history))
+                history.append(
+                    codec.decode_payload(
+                        info.game, envelope.type, envelope.payload.SerializeToString()
+                    )
+                )
+        return Knowledge(
+            seat=seat,
+            players=info.players,
+            options=tuple(sorted(info.options.items())),
+            view=from_record(_view_class(info, seat), view.view),
+            history=tuple(history),
+        )
 
     async def _play(self, match_id: str, info: MatchInfo, seat: int, version: int) -> None:
         level = info.levels[seat]
@@ -109,13 +123,22 @@ class BotPlayer:
             legal = [game.decode_action(a.code) for a in view.legal_actions]
             seed = bots.decision_seed(match_id, seat, version, level)
             action = bots.policy_for(info.game, level).decide(
-                game, knowledge, legal, random.Random(seed), self._ports.budget)
-            decision = events_pb2.BotDecision(level=level, policy_version=POLICY_VERSION,
-                                              rng_seed=seed, samples=self._ports.budget.samples)
+                game, knowledge, legal, random.Random(seed), self._ports.budget
+            )
+            decision = events_pb2.BotDecision(
+                level=level,
+                policy_version=POLICY_VERSION,
+                rng_seed=seed,
+                samples=self._ports.budget.samples,
+            )
             request = game_pb2.SubmitActionRequest(
-                match_id=match_id, seat=seat, command_id=f"bot:{match_id}:{seat}:{version}",
-                expected_version=version, action=game.encode_action(action),
-                bot_decision=decision)
+                match_id=match_id,
+                seat=seat,
+                command_id=f"bot:{match_id}:{seat}:{version}",
+                expected_version=version,
+                action=game.encode_action(action),
+                bot_decision=decision,
+            )
             await self._submit(request, level)
 
     async def _submit(self, request: game_pb2.SubmitActionRequest, level: str) -> None:

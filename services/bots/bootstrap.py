@@ -31,15 +31,20 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
 
         def engine(method: str, response: type[Any]) -> Any:
             async def call(request: Any) -> Any:
-                return await rpc.call(nc, names.engine_rpc, method, request, response,
-                                      internal=True)
+                return await rpc.call(
+                    nc, names.engine_rpc, method, request, response, internal=True
+                )
+
             return call
 
-        player = BotPlayer(BotPorts(
-            get_match=engine("GetMatch", game_pb2.GetMatchResponse),
-            get_view=engine("GetView", game_pb2.GetViewResponse),
-            seat_events=engine("GetSeatEvents", internal_pb2.SeatEventsResponse),
-            submit=engine("SubmitAction", game_pb2.SubmitActionResponse)))
+        player = BotPlayer(
+            BotPorts(
+                get_match=engine("GetMatch", game_pb2.GetMatchResponse),
+                get_view=engine("GetView", game_pb2.GetViewResponse),
+                seat_events=engine("GetSeatEvents", internal_pb2.SeatEventsResponse),
+                submit=engine("SubmitAction", game_pb2.SubmitActionResponse),
+            )
+        )
 
         async def handle(envelope: events_pb2.EventEnvelope, _msg: Msg) -> None:
             with structlog.contextvars.bound_contextvars(match_id=envelope.match_id):
@@ -48,11 +53,10 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
 
         await subscribe_events(js, names.match_events_all, subjects.BOTS_GROUP, handle)
         server, port = await runtime.start_health_server(
-            os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0"))
+            os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0")
+        )
         stack.push_async_callback(server.stop, 1.0)
         metrics_port = runtime.start_metrics(config.metrics_port)
         log.info("bots.ready", health_port=port, metrics_port=metrics_port)
         await stop.wait()
         log.info("bots.stopping")
-
-

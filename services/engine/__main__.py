@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
-from services.engine.bootstrap import run
-from services.engine.config import EngineConfig
 from tavola.service.logging import configure
 from tavola.service.runtime import stop_on_signals
+
+from services.engine.bootstrap import run
+from services.engine.config import EngineConfig
 
 
 async def main() -> None:

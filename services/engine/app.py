@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import random
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -17,9 +18,10 @@ from typing import Any, Protocol
 from uuid import UUID
 
 import structlog
-
-from services.engine import metrics
-from services.engine.codec import batches_to_new_events
+from tavola.bots import decision_seed
+from tavola.bots.interface import Knowledge
+from tavola.bots.knowledge import visible
+from tavola.bots.registry import hint_for
 from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
 from tavola.eventlog.model import EventStore, StoredEvent
 from tavola.match import aggregate
@@ -27,7 +29,7 @@ from tavola.match.aggregate import Batch, MatchState
 from tavola.match.events import MatchCreated, OptionEntry, SeatCredentials, SeatInfo
 from tavola.protocol import errors
 from tavola.protocol import events as codec
-from tavola.protocol.envelopes import FULL, SPECTATOR, to_envelope
+from tavola.protocol.envelopes import SPECTATOR, to_envelope
 from tavola.protocol.errors import ServiceError
 from tavola.protocol.records import to_record
 from tavola.rules import fairness, registry
@@ -35,6 +37,9 @@ from tavola.rules.errors import RulesError
 from tavola.rules.messages import render
 from tavola.rules.registry import UnknownGame
 from tavola.v1 import events_pb2, game_pb2, internal_pb2, lobby_pb2
+
+from services.engine import metrics
+from services.engine.codec import batches_to_new_events
 
 log = structlog.get_logger(__name__)
 MAX_ID = 128
@@ -80,8 +85,9 @@ class Engine:
 
     def _fold(self, state: MatchState | None, stored: list[StoredEvent]) -> MatchState:
         for item in stored:
-            event = codec.decode_payload(state.created.game if state else "", item.type,
-                                         item.payload)
+            event = codec.decode_payload(
+                state.created.game if state else "", item.type, item.payload
+            )
             state = aggregate.evolve(state, event)
         assert state is not None
         return state
@@ -118,12 +124,14 @@ class Engine:
         state = aggregate.fold(opening.events)
         batches = [opening, *aggregate.settle(state, seed)]
         try:
-            result = await self._append(None, request.match_id, request.game, batches,
-                                        f"create:{request.match_id}")
+            result = await self._append(
+                None, request.match_id, request.game, batches, f"create:{request.match_id}"
+            )
         except DuplicateCommand as duplicate:
             return internal_pb2.CreateMatchResponse(version=duplicate.record.last_version)
-        log.info("match.created", match_id=request.match_id, table_id=request.table_id,
-                 game=request.game)
+        log.info(
+            "match.created", match_id=request.match_id, table_id=request.table_id, game=request.game
+        )
         metrics.MATCHES_CREATED.labels(game=request.game).inc()
         return internal_pb2.CreateMatchResponse(version=result)
 
@@ -148,8 +156,12 @@ class Engine:
                 self._authorize(state, request.seat, request.seat_token, internal)
                 if request.expected_version and request.expected_version != state.version:
                     outcome = "stale"
-                    raise errors.aborted("command.stale", request.locale or "en",
-                                         expected=request.expected_version, actual=state.version)
+                    raise errors.aborted(
+                        "command.stale",
+                        request.locale or "en",
+                        expected=request.expected_version,
+                        actual=state.version,
+                    )
                 response = await self._decide_and_append(state, request, fingerprint, internal)
                 outcome = "duplicate" if response.duplicate else "ok"
                 return response
@@ -161,7 +173,10 @@ class Engine:
             metrics.COMMAND_SECONDS.labels(game=game_name).observe(time.perf_counter() - started)
 
     async def _decide_and_append(
-        self, state: MatchState, request: game_pb2.SubmitActionRequest, fingerprint: bytes,
+        self,
+        state: MatchState,
+        request: game_pb2.SubmitActionRequest,
+        fingerprint: bytes,
         internal: bool,
     ) -> game_pb2.SubmitActionResponse:
         batch = aggregate.decide_action(state, request.seat, request.action)
@@ -174,36 +189,63 @@ class Engine:
         )
         try:
             bot = internal and state.created.seats[request.seat].is_bot
-            await self._append(state, request.match_id, state.created.game, batches,
-                               request.command_id,
-                               fingerprint + response.SerializeToString(), by_bot=bot,
-                               bot_decision=request.bot_decision
-                               if bot and request.HasField("bot_decision") else None)
+            await self._append(
+                state,
+                request.match_id,
+                state.created.game,
+                batches,
+                request.command_id,
+                fingerprint + response.SerializeToString(),
+                by_bot=bot,
+                bot_decision=request.bot_decision
+                if bot and request.HasField("bot_decision")
+                else None,
+            )
         except DuplicateCommand as duplicate:
             return _duplicate(duplicate.record.result, fingerprint, request.command_id)
         except ConcurrencyConflict:
             self.forget(request.match_id)
-            raise errors.aborted("command.stale", request.locale or "en",
-                                 expected=state.version, actual=-1) from None
+            raise errors.aborted(
+                "command.stale", request.locale or "en", expected=state.version, actual=-1
+            ) from None
         structlog.get_logger(__name__).info(
-            "action.applied", match_id=request.match_id, seat=request.seat,
-            action=request.action, version=response.version)
+            "action.applied",
+            match_id=request.match_id,
+            seat=request.seat,
+            action=request.action,
+            version=response.version,
+        )
         return response
 
     async def _append(
-        self, state: MatchState | None, match_id: str, game: str, batches: list[Batch],
-        command_id: str, result: bytes = b"", by_bot: bool = False,
+        self,
+        state: MatchState | None,
+        match_id: str,
+        game: str,
+        batches: list[Batch],
+        command_id: str,
+        result: bytes = b"",
+        by_bot: bool = False,
         bot_decision: events_pb2.BotDecision | None = None,
     ) -> int:
         rules_version = registry.get(game).info.rules_version
         new_events, after = batches_to_new_events(
-            state, batches, game=game, rules_version=rules_version,
-            new_id=self._ports.new_id, salt=self._ports.salt, command_id=command_id,
-            by_bot=by_bot, bot_decision=bot_decision,
+            state,
+            batches,
+            game=game,
+            rules_version=rules_version,
+            new_id=self._ports.new_id,
+            salt=self._ports.salt,
+            command_id=command_id,
+            by_bot=by_bot,
+            bot_decision=bot_decision,
         )
         appended = await self._ports.store.append(
-            stream_of(match_id), state.version if state else 0, new_events,
-            command_id=command_id, command_result=result,
+            stream_of(match_id),
+            state.version if state else 0,
+            new_events,
+            command_id=command_id,
+            command_result=result,
         )
         self._cache[match_id] = after
         metrics.EVENTS_APPENDED.labels(game=game).inc(len(new_events))
@@ -236,8 +278,7 @@ class Engine:
         viewer = None if seat == SPECTATOR else seat
         response = game_pb2.GetViewResponse(
             version=state.version,
-            view=to_record(game.view(state.game_state, viewer),
-                           f"{state.created.game}.View"),
+            view=to_record(game.view(state.game_state, viewer), f"{state.created.game}.View"),
             to_act=sorted(state.to_act()),
             finished=state.ended is not None,
             standings=_standings(state),
@@ -266,21 +307,75 @@ class Engine:
             aggregate.decide_action(state, request.seat, request.action)
         except RulesError as error:
             text = render(error.reason, locale)
-            return game_pb2.ExplainActionResponse(legal=False,
-                                                  reason=codec.reason_to_pb(error.reason, text))
+            return game_pb2.ExplainActionResponse(
+                legal=False, reason=codec.reason_to_pb(error.reason, text)
+            )
         return game_pb2.ExplainActionResponse(legal=True)
+
+    async def hint(self, request: game_pb2.GetHintRequest) -> game_pb2.GetHintResponse:
+        """The hard bot's choice for the seat, from exactly what the seat knows."""
+        state = await self.load(request.match_id)
+        self._authorize(state, request.seat, request.seat_token, internal=False)
+        game = state.game
+        legal = game.legal_actions(state.game_state, request.seat) if not state.ended else ()
+        if not legal:
+            raise errors.precondition(
+                "game.not_your_turn",
+                request.locale or "en",
+                seat=request.seat,
+                on_turn=",".join(map(str, sorted(state.to_act()))),
+            )
+        stored = await self._ports.store.read_stream(stream_of(request.match_id))
+        prefix = f"{state.created.game}."
+        history = visible(
+            [
+                codec.decode_payload(state.created.game, s.type, s.payload)
+                for s in stored
+                if s.type.startswith(prefix)
+            ],
+            request.seat,
+        )
+        knowledge = Knowledge(
+            request.seat,
+            state.players,
+            tuple(sorted(state.options().items())),
+            game.view(state.game_state, request.seat),
+            history,
+        )
+        seed = decision_seed(request.match_id, request.seat, state.version, "hint")
+        action, reason = hint_for(game, knowledge, legal, random.Random(seed))
+        locale = request.locale or "en"
+        return game_pb2.GetHintResponse(
+            action=game_pb2.LegalAction(
+                code=game.encode_action(action), label=game.describe_action(action)
+            ),
+            reason=codec.reason_to_pb(reason, render(reason, locale)),
+        )
 
     async def get_match(self, request: game_pb2.GetMatchRequest) -> game_pb2.GetMatchResponse:
         state = await self.load(request.match_id)
         created = state.created
         return game_pb2.GetMatchResponse(
-            match_id=created.match_id, table_id=created.table_id, game=created.game,
+            match_id=created.match_id,
+            table_id=created.table_id,
+            game=created.game,
             options={o.name: o.value for o in created.options},
-            house_rules=list(created.house_rules), version=state.version,
-            finished=state.ended is not None, standings=_standings(state),
-            seed_commitment=created.seed_commitment, seed=state.seed_hex or "",
-            seats=[lobby_pb2.Seat(seat=s.seat, taken=True, player_name=s.player_name,
-                                  is_bot=s.is_bot, bot_level=s.bot_level) for s in created.seats],
+            house_rules=list(created.house_rules),
+            version=state.version,
+            finished=state.ended is not None,
+            standings=_standings(state),
+            seed_commitment=created.seed_commitment,
+            seed=state.seed_hex or "",
+            seats=[
+                lobby_pb2.Seat(
+                    seat=s.seat,
+                    taken=True,
+                    player_name=s.player_name,
+                    is_bot=s.is_bot,
+                    bot_level=s.bot_level,
+                )
+                for s in created.seats
+            ],
             client_seeds=[s.client_seed_hex for s in created.seats],
         )
 
@@ -302,15 +397,18 @@ class Engine:
 def _standings(state: MatchState) -> list[game_pb2.SeatStanding]:
     seats = state.created.seats
     return [
-        game_pb2.SeatStanding(seat=s.seat, score=s.score, rank=s.rank,
-                              player_name=seats[s.seat].player_name, is_bot=seats[s.seat].is_bot)
+        game_pb2.SeatStanding(
+            seat=s.seat,
+            score=s.score,
+            rank=s.rank,
+            player_name=seats[s.seat].player_name,
+            is_bot=seats[s.seat].is_bot,
+        )
         for s in state.game.standings(state.game_state)
     ]
 
 
-def _blocked(
-    state: MatchState, seat: int, legal: Any, locale: str
-) -> list[game_pb2.BlockedAction]:
+def _blocked(state: MatchState, seat: int, legal: Any, locale: str) -> list[game_pb2.BlockedAction]:
     """The seat's own cards/tiles it cannot play now, each with the reason (help)."""
     view = state.game.view(state.game_state, seat)
     hand = getattr(view, "hand", ())
@@ -326,8 +424,11 @@ def _blocked(
             continue
         reason = state.game.why_illegal(state.game_state, seat, action)
         if reason is not None:
-            out.append(game_pb2.BlockedAction(
-                code=code, reason=codec.reason_to_pb(reason, render(reason, locale))))
+            out.append(
+                game_pb2.BlockedAction(
+                    code=code, reason=codec.reason_to_pb(reason, render(reason, locale))
+                )
+            )
     return out
 
 

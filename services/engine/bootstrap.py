@@ -14,16 +14,16 @@ import asyncpg
 import grpc
 import structlog
 from nats.aio.client import Client as NATS
-
-from services.engine import bus_api, grpc_api
-from services.engine.app import Engine, Ports
-from services.engine.config import EngineConfig
 from tavola.bus import subjects
 from tavola.bus.relay import Relay
 from tavola.eventlog.migrate import migrate
 from tavola.eventlog.postgres import PostgresEventStore
 from tavola.service import runtime
 from tavola.service.seeds import PostgresSeedVault
+
+from services.engine import bus_api, grpc_api
+from services.engine.app import Engine, Ports
+from services.engine.config import EngineConfig
 
 log = structlog.get_logger(__name__)
 
@@ -63,14 +63,22 @@ async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
         names = subjects.Subjects(config.service.namespace)
         await runtime.ensure_event_stream(js, names)
         store = _PokingStore(pool, clock=lambda: datetime.now(UTC))
-        engine = Engine(Ports(store=store, seeds=PostgresSeedVault(pool), new_id=uuid.uuid4,
-                              salt=secrets.token_bytes))
+        engine = Engine(
+            Ports(
+                store=store,
+                seeds=PostgresSeedVault(pool),
+                new_id=uuid.uuid4,
+                salt=secrets.token_bytes,
+            )
+        )
         relay = Relay(pool, store, js, names)
         store.relay = relay
         await bus_api.serve(nc, engine, names)
-        server = grpc.aio.server(options=[
-            ("grpc.max_receive_message_length", config.max_message_bytes),
-        ])
+        server = grpc.aio.server(
+            options=[
+                ("grpc.max_receive_message_length", config.max_message_bytes),
+            ]
+        )
         grpc_api.add_to_server(server, engine, nc, names)
         runtime.add_health_and_reflection(server, grpc_api.SERVICE_NAMES)
         port = server.add_insecure_port(config.grpc_address)

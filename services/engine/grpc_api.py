@@ -16,15 +16,21 @@ import grpc
 import structlog
 from google.protobuf.message import Message
 from nats.aio.client import Client as NATS
-
-from services.engine import metrics
-from services.engine.app import Engine, stream_of
 from tavola.bus import rpc, subjects
 from tavola.protocol.envelopes import SPECTATOR
 from tavola.protocol.errors import ServiceError
 from tavola.protocol.grpc_errors import abort
-from tavola.v1 import game_pb2, game_pb2_grpc, lobby_pb2, lobby_pb2_grpc, scoring_pb2
-from tavola.v1 import scoring_pb2_grpc
+from tavola.v1 import (
+    game_pb2,
+    game_pb2_grpc,
+    lobby_pb2,
+    lobby_pb2_grpc,
+    scoring_pb2,
+    scoring_pb2_grpc,
+)
+
+from services.engine import metrics
+from services.engine.app import Engine, stream_of
 
 log = structlog.get_logger(__name__)
 R = TypeVar("R", bound=Message)
@@ -32,7 +38,9 @@ LIVE_POLL_SECONDS = 1.0
 
 
 async def _guard(
-    context: grpc.aio.ServicerContext, rpc_name: str, request: Message,
+    context: grpc.aio.ServicerContext,
+    rpc_name: str,
+    request: Message,
     call: Callable[[], Awaitable[R]],
 ) -> R:
     with structlog.contextvars.bound_contextvars(rpc=rpc_name, **_ids(request)):
@@ -57,34 +65,43 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
         self._nc = nc
         self._names = names
 
-    async def SubmitAction(  # noqa: N802
+    async def SubmitAction(
         self, request: game_pb2.SubmitActionRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.SubmitActionResponse:
-        return await _guard(context, "SubmitAction", request,
-                            lambda: self._engine.submit(request))
+        return await _guard(context, "SubmitAction", request, lambda: self._engine.submit(request))
 
-    async def GetView(  # noqa: N802
+    async def GetView(
         self, request: game_pb2.GetViewRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.GetViewResponse:
         return await _guard(context, "GetView", request, lambda: self._engine.view(request))
 
-    async def ExplainAction(  # noqa: N802
+    async def ExplainAction(
         self, request: game_pb2.ExplainActionRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.ExplainActionResponse:
-        return await _guard(context, "ExplainAction", request,
-                            lambda: self._engine.explain(request))
+        return await _guard(
+            context, "ExplainAction", request, lambda: self._engine.explain(request)
+        )
 
-    async def GetMatch(  # noqa: N802
+    async def GetMatch(
         self, request: game_pb2.GetMatchRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.GetMatchResponse:
         return await _guard(context, "GetMatch", request, lambda: self._engine.get_match(request))
 
-    async def StreamEvents(  # noqa: N802
+    async def GetHint(
+        self, request: game_pb2.GetHintRequest, context: grpc.aio.ServicerContext
+    ) -> game_pb2.GetHintResponse:
+        return await _guard(context, "GetHint", request, lambda: self._engine.hint(request))
+
+    async def StreamEvents(
         self, request: game_pb2.StreamEventsRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[game_pb2.StreamEventsResponse]:
         seat = request.seat
-        await _guard(context, "StreamEvents", request, lambda: self._engine.authorize_stream(
-            request.match_id, seat, request.seat_token))
+        await _guard(
+            context,
+            "StreamEvents",
+            request,
+            lambda: self._engine.authorize_stream(request.match_id, seat, request.seat_token),
+        )
         viewer = SPECTATOR if seat < 0 else seat
         wakeup = asyncio.Event()
 
@@ -119,11 +136,15 @@ class _Forwarder:
         self._prefix = prefix
 
     async def forward(
-        self, context: grpc.aio.ServicerContext, method: str, request: Message,
+        self,
+        context: grpc.aio.ServicerContext,
+        method: str,
+        request: Message,
         response_type: type[R],
     ) -> R:
         async def call() -> R:
             return await rpc.call(self._nc, self._prefix, method, request, response_type)
+
         return await _guard(context, method, request, call)
 
 
@@ -131,43 +152,46 @@ class LobbyApi(lobby_pb2_grpc.LobbyServiceServicer):
     def __init__(self, nc: NATS, names: subjects.Subjects) -> None:
         self._fwd = _Forwarder(nc, names.lobby_rpc)
 
-    async def ListGames(self, request: Any, context: Any) -> lobby_pb2.ListGamesResponse:  # noqa: N802
+    async def ListGames(self, request: Any, context: Any) -> lobby_pb2.ListGamesResponse:
         return await self._fwd.forward(context, "ListGames", request, lobby_pb2.ListGamesResponse)
 
-    async def CreateTable(self, request: Any, context: Any) -> lobby_pb2.CreateTableResponse:  # noqa: N802
-        return await self._fwd.forward(context, "CreateTable", request,
-                                       lobby_pb2.CreateTableResponse)
+    async def CreateTable(self, request: Any, context: Any) -> lobby_pb2.CreateTableResponse:
+        return await self._fwd.forward(
+            context, "CreateTable", request, lobby_pb2.CreateTableResponse
+        )
 
-    async def GetTable(self, request: Any, context: Any) -> lobby_pb2.GetTableResponse:  # noqa: N802
+    async def GetTable(self, request: Any, context: Any) -> lobby_pb2.GetTableResponse:
         return await self._fwd.forward(context, "GetTable", request, lobby_pb2.GetTableResponse)
 
-    async def SitDown(self, request: Any, context: Any) -> lobby_pb2.SitDownResponse:  # noqa: N802
+    async def SitDown(self, request: Any, context: Any) -> lobby_pb2.SitDownResponse:
         return await self._fwd.forward(context, "SitDown", request, lobby_pb2.SitDownResponse)
 
-    async def FillWithBots(self, request: Any, context: Any) -> lobby_pb2.FillWithBotsResponse:  # noqa: N802
-        return await self._fwd.forward(context, "FillWithBots", request,
-                                       lobby_pb2.FillWithBotsResponse)
+    async def FillWithBots(self, request: Any, context: Any) -> lobby_pb2.FillWithBotsResponse:
+        return await self._fwd.forward(
+            context, "FillWithBots", request, lobby_pb2.FillWithBotsResponse
+        )
 
-    async def StartMatch(self, request: Any, context: Any) -> lobby_pb2.StartMatchResponse:  # noqa: N802
-        return await self._fwd.forward(context, "StartMatch", request,
-                                       lobby_pb2.StartMatchResponse)
+    async def StartMatch(self, request: Any, context: Any) -> lobby_pb2.StartMatchResponse:
+        return await self._fwd.forward(context, "StartMatch", request, lobby_pb2.StartMatchResponse)
 
 
 class ScoringApi(scoring_pb2_grpc.ScoringServiceServicer):
     def __init__(self, nc: NATS, names: subjects.Subjects) -> None:
         self._fwd = _Forwarder(nc, names.scoring_rpc)
 
-    async def GetMatchStandings(  # noqa: N802
+    async def GetMatchStandings(
         self, request: Any, context: Any
     ) -> scoring_pb2.GetMatchStandingsResponse:
-        return await self._fwd.forward(context, "GetMatchStandings", request,
-                                       scoring_pb2.GetMatchStandingsResponse)
+        return await self._fwd.forward(
+            context, "GetMatchStandings", request, scoring_pb2.GetMatchStandingsResponse
+        )
 
-    async def GetPlayerStandings(  # noqa: N802
+    async def GetPlayerStandings(
         self, request: Any, context: Any
     ) -> scoring_pb2.GetPlayerStandingsResponse:
-        return await self._fwd.forward(context, "GetPlayerStandings", request,
-                                       scoring_pb2.GetPlayerStandingsResponse)
+        return await self._fwd.forward(
+            context, "GetPlayerStandings", request, scoring_pb2.GetPlayerStandingsResponse
+        )
 
 
 SERVICE_NAMES = (

@@ -4,7 +4,9 @@ from prometheus_client import Counter, Gauge, Histogram
 
 COMMANDS = Counter("tavola_engine_commands_total", "Commands handled", ["game", "outcome"])
 COMMAND_SECONDS = Histogram(
-    "tavola_engine_command_seconds", "Time to handle a command", ["game"],
+    "tavola_engine_command_seconds",
+    "Time to handle a command",
+    ["game"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
 EVENTS_APPENDED = Counter("tavola_engine_events_appended_total", "Events appended", ["game"])

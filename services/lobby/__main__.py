@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
-from services.lobby.bootstrap import run
 from tavola.service.config import ServiceConfig
 from tavola.service.logging import configure
 from tavola.service.runtime import stop_on_signals
+
+from services.lobby.bootstrap import run
 
 
 async def main() -> None:

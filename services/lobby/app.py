@@ -11,8 +11,6 @@ from typing import Any
 from uuid import UUID
 
 import structlog
-
-from services.lobby import metrics
 from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
 from tavola.eventlog.model import EventStore, NewEvent
 from tavola.lobby.table import (
@@ -33,6 +31,8 @@ from tavola.rules.interface import Event
 from tavola.rules.messages import render
 from tavola.rules.registry import UnknownGame
 from tavola.v1 import common_pb2, internal_pb2, lobby_pb2
+
+from services.lobby import metrics
 
 log = structlog.get_logger(__name__)
 BOT_LEVELS = ("easy", "medium", "hard", "master")
@@ -60,8 +60,9 @@ class Lobby:
 
     async def list_games(self, request: lobby_pb2.ListGamesRequest) -> lobby_pb2.ListGamesResponse:
         locale = request.locale or "en"
-        return lobby_pb2.ListGamesResponse(games=[_game_info(g, locale)
-                                                  for g in registry.all_games()])
+        return lobby_pb2.ListGamesResponse(
+            games=[_game_info(g, locale) for g in registry.all_games()]
+        )
 
     async def create_table(
         self, request: lobby_pb2.CreateTableRequest
@@ -73,19 +74,23 @@ class Lobby:
             raise errors.invalid(error.reason.code, **dict(error.reason.params)) from None
         info = game.info
         if not info.min_players <= request.players <= info.max_players:
-            raise errors.invalid("table.bad_players", game=info.name, min=info.min_players,
-                                 max=info.max_players)
+            raise errors.invalid(
+                "table.bad_players", game=info.name, min=info.min_players, max=info.max_players
+            )
         table_id, match_id = str(self._ports.new_id()), str(self._ports.new_id())
         commitment = await self._ports.create_seed(match_id)
         created = TableCreated(
-            table_id=table_id, match_id=match_id, game=info.name, players=request.players,
+            table_id=table_id,
+            match_id=match_id,
+            game=info.name,
+            players=request.players,
             options=tuple(OptionEntry(k, _text(v)) for k, v in sorted(options.items())),
-            house_rules=game.house_rules(options), seed_commitment=commitment,
+            house_rules=game.house_rules(options),
+            seed_commitment=commitment,
         )
         command = f"create-table:{request.command_id}" if request.command_id else None
         try:
-            await self._append(table_id, 0, [created], command_id=command,
-                               result=table_id.encode())
+            await self._append(table_id, 0, [created], command_id=command, result=table_id.encode())
         except DuplicateCommand as duplicate:
             table_id = duplicate.record.result.decode()
         metrics.TABLES_CREATED.labels(game=info.name).inc()
@@ -143,12 +148,15 @@ class Lobby:
                 state = fold_more(state, events)
         return lobby_pb2.FillWithBotsResponse(table=_table_pb(state))
 
-    async def start_match(self, request: lobby_pb2.StartMatchRequest) -> lobby_pb2.StartMatchResponse:
+    async def start_match(
+        self, request: lobby_pb2.StartMatchRequest
+    ) -> lobby_pb2.StartMatchResponse:
         async with self._locks[request.table_id]:
             state = await self.load(request.table_id)
             if state.started:
-                return lobby_pb2.StartMatchResponse(match_id=state.created.match_id,
-                                                    table=_table_pb(state))
+                return lobby_pb2.StartMatchResponse(
+                    match_id=state.created.match_id, table=_table_pb(state)
+                )
             free = state.free_seats()
             if free:
                 raise errors.precondition("table.not_full", free=len(free))
@@ -161,21 +169,28 @@ class Lobby:
         return lobby_pb2.StartMatchResponse(match_id=state.created.match_id, table=_table_pb(state))
 
     async def _append(
-        self, table_id: str, expected: int, events: list[Event], command_id: str | None = None,
+        self,
+        table_id: str,
+        expected: int,
+        events: list[Event],
+        command_id: str | None = None,
         result: bytes = b"",
     ) -> None:
         new = [
             NewEvent(
-                event_id=self._ports.new_id(), type=codec.type_name("", e),
-                payload=codec.encode_payload("", e), schema_version=codec.SCHEMA_VERSION,
+                event_id=self._ports.new_id(),
+                type=codec.type_name("", e),
+                payload=codec.encode_payload("", e),
+                schema_version=codec.SCHEMA_VERSION,
                 audience=None if e.audience() is None else tuple(sorted(e.audience() or ())),
                 metadata=codec.Metadata(kind=codec.CAUSE_KINDS["system"]).encode(),
             )
             for e in events
         ]
         try:
-            await self._ports.store.append(stream_of(table_id), expected, new,
-                                           command_id=command_id, command_result=result)
+            await self._ports.store.append(
+                stream_of(table_id), expected, new, command_id=command_id, command_result=result
+            )
         except ConcurrencyConflict:
             raise errors.aborted("command.conflict") from None
 
@@ -206,50 +221,87 @@ def _create_match_request(state: TableState) -> internal_pb2.CreateMatchRequest:
     seats = []
     for index, seat in enumerate(state.seats):
         assert seat is not None
-        seats.append(internal_pb2.MatchSeat(
-            seat=index, player_name=seat.player_name, is_bot=seat.is_bot,
-            bot_level=seat.bot_level, token_sha256=state.tokens[index],
-            client_seed=bytes.fromhex(seat.client_seed_hex)))
+        seats.append(
+            internal_pb2.MatchSeat(
+                seat=index,
+                player_name=seat.player_name,
+                is_bot=seat.is_bot,
+                bot_level=seat.bot_level,
+                token_sha256=state.tokens[index],
+                client_seed=bytes.fromhex(seat.client_seed_hex),
+            )
+        )
     return internal_pb2.CreateMatchRequest(
-        match_id=created.match_id, table_id=created.table_id, game=created.game,
-        options={o.name: o.value for o in created.options}, seats=seats)
+        match_id=created.match_id,
+        table_id=created.table_id,
+        game=created.game,
+        options={o.name: o.value for o in created.options},
+        seats=seats,
+    )
 
 
 def _table_pb(state: TableState) -> lobby_pb2.Table:
     created = state.created
     seats = [
-        lobby_pb2.Seat(seat=i, taken=s is not None, player_name=s.player_name if s else "",
-                       is_bot=bool(s and s.is_bot), bot_level=s.bot_level if s else "")
+        lobby_pb2.Seat(
+            seat=i,
+            taken=s is not None,
+            player_name=s.player_name if s else "",
+            is_bot=bool(s and s.is_bot),
+            bot_level=s.bot_level if s else "",
+        )
         for i, s in enumerate(state.seats)
     ]
     status = lobby_pb2.TABLE_STATUS_PLAYING if state.started else lobby_pb2.TABLE_STATUS_OPEN
     return lobby_pb2.Table(
-        table_id=created.table_id, game=created.game,
+        table_id=created.table_id,
+        game=created.game,
         options={o.name: o.value for o in created.options},
-        house_rules=list(created.house_rules), seats=seats, status=status,
-        match_id=created.match_id, seed_commitment=created.seed_commitment,
-        version=state.version)
+        house_rules=list(created.house_rules),
+        seats=seats,
+        status=status,
+        match_id=created.match_id,
+        seed_commitment=created.seed_commitment,
+        version=state.version,
+    )
 
 
 def _game_info(game: Any, locale: str) -> lobby_pb2.GameInfo:
     info = game.info
-    kinds = {"int": lobby_pb2.OPTION_KIND_INT, "bool": lobby_pb2.OPTION_KIND_BOOL,
-             "choice": lobby_pb2.OPTION_KIND_CHOICE}
+    kinds = {
+        "int": lobby_pb2.OPTION_KIND_INT,
+        "bool": lobby_pb2.OPTION_KIND_BOOL,
+        "choice": lobby_pb2.OPTION_KIND_CHOICE,
+    }
     options = [
         lobby_pb2.OptionSpec(
-            name=o.name, kind=kinds[o.kind], default_value=_text(o.default),
-            choices=list(o.choices), minimum=o.minimum or 0, maximum=o.maximum or 0,
+            name=o.name,
+            kind=kinds[o.kind],
+            default_value=_text(o.default),
+            choices=list(o.choices),
+            minimum=o.minimum or 0,
+            maximum=o.maximum or 0,
             house_rule=o.house_rule,
-            description=codec.reason_to_pb(Reason(o.description),
-                                           render(Reason(o.description), locale)))
+            description=codec.reason_to_pb(
+                Reason(o.description), render(Reason(o.description), locale)
+            ),
+        )
         for o in info.options
     ]
-    presets = [lobby_pb2.Preset(name=n, options={k: _text(v) for k, v in p.items()})
-               for n, p in info.presets.items()]
+    presets = [
+        lobby_pb2.Preset(name=n, options={k: _text(v) for k, v in p.items()})
+        for n, p in info.presets.items()
+    ]
     return lobby_pb2.GameInfo(
-        name=info.name, title=info.title, min_players=info.min_players,
-        max_players=info.max_players, rules_version=info.rules_version, options=options,
-        presets=presets, lower_score_wins=info.lower_score_wins)
+        name=info.name,
+        title=info.title,
+        min_players=info.min_players,
+        max_players=info.max_players,
+        rules_version=info.rules_version,
+        options=options,
+        presets=presets,
+        lower_score_wins=info.lower_score_wins,
+    )
 
 
 def _text(value: object) -> str:

@@ -10,8 +10,6 @@ import uuid
 from datetime import UTC, datetime
 
 import structlog
-
-from services.lobby.app import Lobby, LobbyPorts
 from tavola.bus import rpc, subjects
 from tavola.eventlog.migrate import migrate
 from tavola.eventlog.postgres import PostgresEventStore
@@ -19,6 +17,8 @@ from tavola.service import runtime
 from tavola.service.config import ServiceConfig
 from tavola.service.seeds import PostgresSeedVault
 from tavola.v1 import internal_pb2, lobby_pb2
+
+from services.lobby.app import Lobby, LobbyPorts
 
 log = structlog.get_logger(__name__)
 
@@ -34,16 +34,28 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
         names = subjects.Subjects(config.namespace)
 
         async def create_match(request: internal_pb2.CreateMatchRequest) -> object:
-            return await rpc.call(nc, names.engine_rpc, "CreateMatch", request,
-                                  internal_pb2.CreateMatchResponse, internal=True)
+            return await rpc.call(
+                nc,
+                names.engine_rpc,
+                "CreateMatch",
+                request,
+                internal_pb2.CreateMatchResponse,
+                internal=True,
+            )
 
-        lobby = Lobby(LobbyPorts(
-            store=PostgresEventStore(pool, clock=lambda: datetime.now(UTC)),
-            create_seed=vault.create, create_match=create_match, new_id=uuid.uuid4,
-            new_token=lambda: secrets.token_urlsafe(24)))
+        lobby = Lobby(
+            LobbyPorts(
+                store=PostgresEventStore(pool, clock=lambda: datetime.now(UTC)),
+                create_seed=vault.create,
+                create_match=create_match,
+                new_id=uuid.uuid4,
+                new_token=lambda: secrets.token_urlsafe(24),
+            )
+        )
         await rpc.serve(nc, names.lobby_rpc, subjects.LOBBY_QUEUE, _methods(lobby))
         server, port = await runtime.start_health_server(
-            os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0"))
+            os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0")
+        )
         stack.push_async_callback(server.stop, 1.0)
         metrics_port = runtime.start_metrics(config.metrics_port)
         log.info("lobby.ready", health_port=port, metrics_port=metrics_port)
@@ -55,6 +67,7 @@ def _methods(lobby: Lobby) -> dict[str, rpc.Method]:
     def public(handler):  # type: ignore[no-untyped-def]
         async def call(request, internal):  # type: ignore[no-untyped-def]
             return await handler(request)
+
         return call
 
     return {

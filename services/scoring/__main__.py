@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from services.scoring.bootstrap import rebuild, run
 from tavola.service.config import ServiceConfig
 from tavola.service.logging import configure
 from tavola.service.runtime import stop_on_signals
+
+from services.scoring.bootstrap import rebuild, run
 
 
 async def main() -> None:

@@ -8,13 +8,13 @@ from uuid import UUID
 
 import asyncpg
 import structlog
-
-from services.scoring import metrics
 from tavola.eventlog.model import Cursor, EventStore, StoredEvent
 from tavola.match.events import MatchCreated, MatchEnded
 from tavola.protocol import errors
 from tavola.protocol import events as codec
 from tavola.v1 import scoring_pb2
+
+from services.scoring import metrics
 
 log = structlog.get_logger(__name__)
 SCHEMA = Path(__file__).with_name("schema.sql")
@@ -47,16 +47,29 @@ class Scoring:
         async with self._pool.acquire() as conn, conn.transaction():
             fresh = await conn.fetchval(
                 "INSERT INTO scoring_processed (event_id) VALUES ($1) "
-                "ON CONFLICT DO NOTHING RETURNING true", event_id)
+                "ON CONFLICT DO NOTHING RETURNING true",
+                event_id,
+            )
             if not fresh:
                 metrics.RESULTS.labels(outcome="duplicate").inc()
                 return False
             await conn.executemany(
                 "INSERT INTO match_standings (match_id, seat, game, player_name, is_bot, score,"
                 " rank, house_rules) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
-                [(created.match_id, s.seat, created.game, created.seats[s.seat].player_name,
-                  created.seats[s.seat].is_bot, s.score, s.rank, bool(created.house_rules))
-                 for s in ended.standings])
+                [
+                    (
+                        created.match_id,
+                        s.seat,
+                        created.game,
+                        created.seats[s.seat].player_name,
+                        created.seats[s.seat].is_bot,
+                        s.score,
+                        s.rank,
+                        bool(created.house_rules),
+                    )
+                    for s in ended.standings
+                ],
+            )
         metrics.RESULTS.labels(outcome="applied").inc()
         log.info("standings.recorded", match_id=created.match_id, game=created.game)
         return True
@@ -83,15 +96,25 @@ class Scoring:
         self, request: scoring_pb2.GetMatchStandingsRequest
     ) -> scoring_pb2.GetMatchStandingsResponse:
         rows: list[Any] = await self._pool.fetch(
-            "SELECT * FROM match_standings WHERE match_id = $1 ORDER BY seat", request.match_id)
+            "SELECT * FROM match_standings WHERE match_id = $1 ORDER BY seat", request.match_id
+        )
         if not rows:
             raise errors.not_found("match.not_found", match_id=request.match_id)
         return scoring_pb2.GetMatchStandingsResponse(
-            match_id=request.match_id, game=rows[0]["game"],
+            match_id=request.match_id,
+            game=rows[0]["game"],
             house_rules=rows[0]["house_rules"],
-            lines=[scoring_pb2.MatchStandingLine(
-                seat=r["seat"], player_name=r["player_name"], score=r["score"], rank=r["rank"],
-                is_bot=r["is_bot"]) for r in rows])
+            lines=[
+                scoring_pb2.MatchStandingLine(
+                    seat=r["seat"],
+                    player_name=r["player_name"],
+                    score=r["score"],
+                    rank=r["rank"],
+                    is_bot=r["is_bot"],
+                )
+                for r in rows
+            ],
+        )
 
     async def player_standings(
         self, request: scoring_pb2.GetPlayerStandingsRequest
@@ -100,7 +123,12 @@ class Scoring:
             "SELECT count(*) AS matches, count(*) FILTER (WHERE rank = 1) AS wins,"
             " coalesce(sum(rank), 0) AS rank_sum FROM match_standings"
             " WHERE player_name = $1 AND ($2 = '' OR game = $2)",
-            request.player_name, request.game)
+            request.player_name,
+            request.game,
+        )
         return scoring_pb2.GetPlayerStandingsResponse(
-            player_name=request.player_name, matches=row["matches"], wins=row["wins"],
-            rank_sum=row["rank_sum"])
+            player_name=request.player_name,
+            matches=row["matches"],
+            wins=row["wins"],
+            rank_sum=row["rank_sum"],
+        )

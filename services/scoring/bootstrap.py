@@ -10,8 +10,6 @@ from datetime import UTC, datetime
 
 import structlog
 from nats.aio.msg import Msg
-
-from services.scoring.app import ENDED, Scoring, ensure_schema
 from tavola.bus import rpc, subjects
 from tavola.bus.consumer import subscribe_events
 from tavola.eventlog.migrate import migrate
@@ -19,6 +17,8 @@ from tavola.eventlog.postgres import PostgresEventStore
 from tavola.service import runtime
 from tavola.service.config import ServiceConfig
 from tavola.v1 import events_pb2, scoring_pb2
+
+from services.scoring.app import ENDED, Scoring, ensure_schema
 
 log = structlog.get_logger(__name__)
 
@@ -42,25 +42,36 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
 
         async def handle(envelope: events_pb2.EventEnvelope, _msg: Msg) -> None:
             if envelope.type == ENDED:
-                await scoring.apply(uuid.UUID(envelope.event_id), envelope.stream_id,
-                                    envelope.payload.SerializeToString(deterministic=True))
+                await scoring.apply(
+                    uuid.UUID(envelope.event_id),
+                    envelope.stream_id,
+                    envelope.payload.SerializeToString(deterministic=True),
+                )
 
         await subscribe_events(js, names.match_events_all, subjects.SCORING_GROUP, handle)
 
-        async def match(request: scoring_pb2.GetMatchStandingsRequest, _internal: bool
-                        ) -> scoring_pb2.GetMatchStandingsResponse:
+        async def match(
+            request: scoring_pb2.GetMatchStandingsRequest, _internal: bool
+        ) -> scoring_pb2.GetMatchStandingsResponse:
             return await scoring.match_standings(request)
 
-        async def player(request: scoring_pb2.GetPlayerStandingsRequest, _internal: bool
-                         ) -> scoring_pb2.GetPlayerStandingsResponse:
+        async def player(
+            request: scoring_pb2.GetPlayerStandingsRequest, _internal: bool
+        ) -> scoring_pb2.GetPlayerStandingsResponse:
             return await scoring.player_standings(request)
 
-        await rpc.serve(nc, names.scoring_rpc, subjects.SCORING_QUEUE, {
-            "GetMatchStandings": rpc.Method(scoring_pb2.GetMatchStandingsRequest, match),
-            "GetPlayerStandings": rpc.Method(scoring_pb2.GetPlayerStandingsRequest, player),
-        })
+        await rpc.serve(
+            nc,
+            names.scoring_rpc,
+            subjects.SCORING_QUEUE,
+            {
+                "GetMatchStandings": rpc.Method(scoring_pb2.GetMatchStandingsRequest, match),
+                "GetPlayerStandings": rpc.Method(scoring_pb2.GetPlayerStandingsRequest, player),
+            },
+        )
         server, port = await runtime.start_health_server(
-            os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0"))
+            os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0")
+        )
         stack.push_async_callback(server.stop, 1.0)
         metrics_port = runtime.start_metrics(config.metrics_port)
         log.info("scoring.ready", health_port=port, metrics_port=metrics_port)

@@ -6,14 +6,14 @@ from collections.abc import Iterator
 
 import pytest
 from support.platform import running_platform
-
 from tavola.cli.client import Client
 from tavola.cli.platform import Platform
 
 
 @pytest.fixture(scope="module")
-def platform(database_url: str, nats_url: str, tmp_path_factory: pytest.TempPathFactory
-             ) -> Iterator[Platform]:
+def platform(
+    database_url: str, nats_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Platform]:
     with running_platform(database_url, nats_url, tmp_path_factory.mktemp("logs")) as running:
         yield running
 

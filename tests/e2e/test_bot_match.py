@@ -5,7 +5,6 @@ from __future__ import annotations
 import grpc
 import pytest
 from support.platform import bot_table, eventually, match_state
-
 from tavola.v1 import game_pb2, lobby_pb2, scoring_pb2
 
 pytestmark = pytest.mark.e2e
@@ -13,24 +12,32 @@ pytestmark = pytest.mark.e2e
 
 def test_a_full_bot_match_finishes_and_its_standings_reach_the_scoring_service(client):
     match_id, _ = bot_table(client, "fan-tan", 4)
-    events = list(client.game.StreamEvents(game_pb2.StreamEventsRequest(
-        match_id=match_id, seat=-1, until_end=True), timeout=120))
+    events = list(
+        client.game.StreamEvents(
+            game_pb2.StreamEventsRequest(match_id=match_id, seat=-1, until_end=True), timeout=120
+        )
+    )
     versions = [e.event.version for e in events]
     assert versions == list(range(1, len(versions) + 1))
     assert events[-1].event.type == "match.SeedRevealed"
     match = match_state(client, match_id)
     assert match.finished and match.version == len(events)
-    standings = eventually(lambda: client.scoring.GetMatchStandings(
-        scoring_pb2.GetMatchStandingsRequest(match_id=match_id)))
+    standings = eventually(
+        lambda: client.scoring.GetMatchStandings(
+            scoring_pb2.GetMatchStandingsRequest(match_id=match_id)
+        )
+    )
     assert [(line.seat, line.score) for line in standings.lines] == [
-        (s.seat, s.score) for s in sorted(match.standings, key=lambda s: s.seat)]
+        (s.seat, s.score) for s in sorted(match.standings, key=lambda s: s.seat)
+    ]
     assert all(line.is_bot for line in standings.lines)
 
 
 def test_a_spectator_never_sees_a_hand(client):
     match_id, _ = bot_table(client, "fan-tan", 3)
-    for item in client.game.StreamEvents(game_pb2.StreamEventsRequest(
-            match_id=match_id, seat=-1, until_end=True), timeout=120):
+    for item in client.game.StreamEvents(
+        game_pb2.StreamEventsRequest(match_id=match_id, seat=-1, until_end=True), timeout=120
+    ):
         if item.event.type.endswith("HandDealt"):
             assert item.event.hidden and not item.event.payload.fields
 
@@ -38,14 +45,33 @@ def test_a_spectator_never_sees_a_hand(client):
 def test_the_api_answers_bad_requests_with_precise_statuses(client):
     match_id, tokens = bot_table(client, "fan-tan", 4, humans=1)
     cases = [
-        (dict(match_id="no-such-match", seat=0, seat_token=tokens[0], command_id="a",
-              action="7D"), grpc.StatusCode.NOT_FOUND),
-        (dict(match_id=match_id, seat=1, seat_token=tokens[0], command_id="b", action="7D"),
-         grpc.StatusCode.PERMISSION_DENIED),
-        (dict(match_id=match_id, seat=0, seat_token=tokens[0], command_id="c",
-              action="not a card"), grpc.StatusCode.INVALID_ARGUMENT),
-        (dict(match_id=match_id, seat=0, seat_token=tokens[0], command_id="d", action="7D",
-              expected_version=1), grpc.StatusCode.ABORTED),
+        (
+            dict(
+                match_id="no-such-match", seat=0, seat_token=tokens[0], command_id="a", action="7D"
+            ),
+            grpc.StatusCode.NOT_FOUND,
+        ),
+        (
+            dict(match_id=match_id, seat=1, seat_token=tokens[0], command_id="b", action="7D"),
+            grpc.StatusCode.PERMISSION_DENIED,
+        ),
+        (
+            dict(
+                match_id=match_id, seat=0, seat_token=tokens[0], command_id="c", action="not a card"
+            ),
+            grpc.StatusCode.INVALID_ARGUMENT,
+        ),
+        (
+            dict(
+                match_id=match_id,
+                seat=0,
+                seat_token=tokens[0],
+                command_id="d",
+                action="7D",
+                expected_version=1,
+            ),
+            grpc.StatusCode.ABORTED,
+        ),
     ]
     before = match_state(client, match_id).version
     for fields, code in cases:
@@ -61,6 +87,8 @@ def test_the_api_answers_bad_requests_with_precise_statuses(client):
 
 def test_an_oversized_message_is_refused(client):
     with pytest.raises(grpc.RpcError) as caught:
-        client.game.SubmitAction(game_pb2.SubmitActionRequest(
-            match_id="x", action="7" * 200_000, command_id="big"), timeout=10)
+        client.game.SubmitAction(
+            game_pb2.SubmitActionRequest(match_id="x", action="7" * 200_000, command_id="big"),
+            timeout=10,
+        )
     assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED

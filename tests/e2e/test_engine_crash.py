@@ -10,7 +10,6 @@ import asyncpg
 import nats
 import pytest
 from support.platform import bot_table, eventually, match_state
-
 from tavola.bus.subjects import Subjects
 from tavola.cli.platform import wait_healthy
 from tavola.eventlog.chain import verify_chain
@@ -24,7 +23,8 @@ async def log_rows(database_url: str, match_id: str) -> list[asyncpg.Record]:
     try:
         return await conn.fetch(
             "SELECT version, event_id FROM events WHERE stream_id = $1 ORDER BY version",
-            f"match-{match_id}")
+            f"match-{match_id}",
+        )
     finally:
         await conn.close()
 
@@ -34,8 +34,9 @@ async def bus_event_ids(nats_url: str, namespace: str, match_id: str) -> list[st
     nc = await nats.connect(nats_url)
     try:
         js = nc.jetstream()
-        sub = await js.pull_subscribe(names.stream_subject(f"match-{match_id}"), durable=None,
-                                      stream=names.events_stream)
+        sub = await js.pull_subscribe(
+            names.stream_subject(f"match-{match_id}"), durable=None, stream=names.events_stream
+        )
         ids: list[str] = []
         while True:
             try:
@@ -74,9 +75,15 @@ def test_an_engine_killed_mid_match_restarts_and_the_match_finishes_with_nothing
     assert [r["version"] for r in rows] == list(range(1, final.version + 1))
     assert len({r["event_id"] for r in rows}) == len(rows)
     namespace = platform.extra_env["TAVOLA_NAMESPACE"]
-    on_bus = eventually(lambda: (ids := asyncio.run(
-        bus_event_ids(platform.nats_url, namespace, match_id))) and len(ids) >= len(rows) and ids,
-        timeout=60, every=1.0)
+    on_bus = eventually(
+        lambda: (
+            (ids := asyncio.run(bus_event_ids(platform.nats_url, namespace, match_id)))
+            and len(ids) >= len(rows)
+            and ids
+        ),
+        timeout=60,
+        every=1.0,
+    )
     assert sorted(on_bus) == sorted(str(r["event_id"]) for r in rows)  # each once, none lost
     stored = asyncio.run(stored_events(platform.database_url, match_id))
     assert verify_chain(stored) is None

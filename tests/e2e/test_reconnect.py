@@ -6,7 +6,6 @@ import itertools
 
 import pytest
 from support.platform import bot_table, eventually
-
 from tavola.cli.client import Client
 from tavola.v1 import game_pb2
 
@@ -14,23 +13,37 @@ pytestmark = pytest.mark.e2e
 
 
 def view(client: Client, match_id: str, token: str) -> game_pb2.GetViewResponse:
-    return client.game.GetView(game_pb2.GetViewRequest(match_id=match_id, seat=0,
-                                                       seat_token=token), timeout=10)
+    return client.game.GetView(
+        game_pb2.GetViewRequest(match_id=match_id, seat=0, seat_token=token), timeout=10
+    )
 
 
 def play_my_turns(client: Client, match_id: str, token: str, turns: int) -> None:
     """Seat 0 is a person: play its first legal card whenever it is on turn."""
     for n in range(turns):
         current = eventually(lambda: (v := view(client, match_id, token)).legal_actions and v)
-        client.game.SubmitAction(game_pb2.SubmitActionRequest(
-            match_id=match_id, seat=0, seat_token=token, command_id=f"me-{n}",
-            expected_version=current.version, action=current.legal_actions[0].code), timeout=10)
+        client.game.SubmitAction(
+            game_pb2.SubmitActionRequest(
+                match_id=match_id,
+                seat=0,
+                seat_token=token,
+                command_id=f"me-{n}",
+                expected_version=current.version,
+                action=current.legal_actions[0].code,
+            ),
+            timeout=10,
+        )
 
 
-def collect(client: Client, match_id: str, token: str, after: int, count: int
-            ) -> list[game_pb2.StreamEventsResponse]:
-    stream = client.game.StreamEvents(game_pb2.StreamEventsRequest(
-        match_id=match_id, seat=0, seat_token=token, after_version=after), timeout=60)
+def collect(
+    client: Client, match_id: str, token: str, after: int, count: int
+) -> list[game_pb2.StreamEventsResponse]:
+    stream = client.game.StreamEvents(
+        game_pb2.StreamEventsRequest(
+            match_id=match_id, seat=0, seat_token=token, after_version=after
+        ),
+        timeout=60,
+    )
     items = list(itertools.islice(stream, count))
     stream.cancel()
     return items

@@ -8,9 +8,10 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from services.engine.app import Engine, Ports
 from tavola.eventlog.memory import InMemoryEventStore
 from tavola.v1 import game_pb2, internal_pb2
+
+from services.engine.app import Engine, Ports
 
 
 class FixedClock:
@@ -43,37 +44,64 @@ class EngineFixture:
     engine: Engine
     store: InMemoryEventStore
 
-    async def create(self, game: str = "fan-tan", players: int = 4, options: dict[str, str] | None
-                     = None, match_id: str = "m1", bots: tuple[int, ...] = (),
-                     client_seeds: dict[int, bytes] | None = None) -> str:
+    async def create(
+        self,
+        game: str = "fan-tan",
+        players: int = 4,
+        options: dict[str, str] | None = None,
+        match_id: str = "m1",
+        bots: tuple[int, ...] = (),
+        client_seeds: dict[int, bytes] | None = None,
+    ) -> str:
         seats = [
             internal_pb2.MatchSeat(
-                seat=i, player_name=f"P{i}", is_bot=i in bots, bot_level="easy" if i in bots
-                else "", token_sha256=hashlib.sha256(token(i).encode()).hexdigest(),
-                client_seed=(client_seeds or {}).get(i, b""))
+                seat=i,
+                player_name=f"P{i}",
+                is_bot=i in bots,
+                bot_level="easy" if i in bots else "",
+                token_sha256=hashlib.sha256(token(i).encode()).hexdigest(),
+                client_seed=(client_seeds or {}).get(i, b""),
+            )
             for i in range(players)
         ]
-        await self.engine.create_match(internal_pb2.CreateMatchRequest(
-            match_id=match_id, table_id="t1", game=game, options=options or {}, seats=seats))
+        await self.engine.create_match(
+            internal_pb2.CreateMatchRequest(
+                match_id=match_id, table_id="t1", game=game, options=options or {}, seats=seats
+            )
+        )
         return match_id
 
     async def view(self, match_id: str, seat: int) -> game_pb2.GetViewResponse:
-        return await self.engine.view(game_pb2.GetViewRequest(
-            match_id=match_id, seat=seat, seat_token=token(seat) if seat >= 0 else ""))
+        return await self.engine.view(
+            game_pb2.GetViewRequest(
+                match_id=match_id, seat=seat, seat_token=token(seat) if seat >= 0 else ""
+            )
+        )
 
-    async def act(self, match_id: str, seat: int, action: str, command_id: str | None = None,
-                  expected_version: int = 0, seat_token: str | None = None
-                  ) -> game_pb2.SubmitActionResponse:
-        return await self.engine.submit(game_pb2.SubmitActionRequest(
-            match_id=match_id, seat=seat, seat_token=token(seat) if seat_token is None
-            else seat_token, command_id=command_id or f"c-{uuid.uuid4()}",
-            expected_version=expected_version, action=action))
+    async def act(
+        self,
+        match_id: str,
+        seat: int,
+        action: str,
+        command_id: str | None = None,
+        expected_version: int = 0,
+        seat_token: str | None = None,
+    ) -> game_pb2.SubmitActionResponse:
+        return await self.engine.submit(
+            game_pb2.SubmitActionRequest(
+                match_id=match_id,
+                seat=seat,
+                seat_token=token(seat) if seat_token is None else seat_token,
+                command_id=command_id or f"c-{uuid.uuid4()}",
+                expected_version=expected_version,
+                action=action,
+            )
+        )
 
     async def play_to_end(self, match_id: str, max_moves: int = 10_000) -> int:
         """Each seat on turn plays its first legal action; returns moves made."""
         for moves in range(max_moves):
-            spectator = await self.engine.view(game_pb2.GetViewRequest(match_id=match_id,
-                                                                      seat=-1))
+            spectator = await self.engine.view(game_pb2.GetViewRequest(match_id=match_id, seat=-1))
             if spectator.finished:
                 return moves
             seat = spectator.to_act[0]
@@ -86,6 +114,12 @@ def engine_fixture() -> EngineFixture:
     store = InMemoryEventStore(FixedClock())
     ids = counter_ids()
     salts = itertools.count(1)
-    engine = Engine(Ports(store=store, seeds=FakeSeeds(), new_id=ids,  # type: ignore[arg-type]
-                          salt=lambda n: next(salts).to_bytes(n, "big")))
+    engine = Engine(
+        Ports(
+            store=store,
+            seeds=FakeSeeds(),
+            new_id=ids,  # type: ignore[arg-type]
+            salt=lambda n: next(salts).to_bytes(n, "big"),
+        )
+    )
     return EngineFixture(engine, store)

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TypeVar
 
 import grpc
-
 from tavola.cli.client import Client
 from tavola.cli.platform import Platform
 from tavola.infra.databases import create_database, drop_database
@@ -25,9 +24,12 @@ def running_platform(server_url: str, nats_url: str, log_dir: Path) -> Iterator[
     """A fresh database and a private bus namespace, the four services, then cleanup."""
     name = f"tavola_e2e_{secrets.token_hex(4)}"
     database_url = asyncio.run(create_database(server_url, name))
-    platform = Platform(database_url, nats_url, log_dir=log_dir,
-                        extra_env={"TAVOLA_NAMESPACE": name.replace("_", "-"),
-                                   "TAVOLA_LOG_LEVEL": "INFO"})
+    platform = Platform(
+        database_url,
+        nats_url,
+        log_dir=log_dir,
+        extra_env={"TAVOLA_NAMESPACE": name.replace("_", "-"), "TAVOLA_LOG_LEVEL": "INFO"},
+    )
     try:
         platform.start_all()
         yield platform
@@ -50,20 +52,28 @@ def eventually(check: Callable[[], T | None], timeout: float = 60.0, every: floa
         time.sleep(every)
 
 
-def bot_table(client: Client, game: str, players: int, options: dict[str, str] | None = None,
-              humans: int = 0) -> tuple[str, list[str]]:
+def bot_table(
+    client: Client, game: str, players: int, options: dict[str, str] | None = None, humans: int = 0
+) -> tuple[str, list[str]]:
     """A started match; the first ``humans`` seats are people (their tokens returned)."""
-    table = client.lobby.CreateTable(lobby_pb2.CreateTableRequest(
-        game=game, players=players, options=options or {})).table
+    table = client.lobby.CreateTable(
+        lobby_pb2.CreateTableRequest(game=game, players=players, options=options or {})
+    ).table
     tokens = []
     for seat in range(humans):
-        sat = client.lobby.SitDown(lobby_pb2.SitDownRequest(
-            table_id=table.table_id, seat=seat, player_name=f"person{seat}",
-            client_seed=f"entropy-{seat}".encode()))
+        sat = client.lobby.SitDown(
+            lobby_pb2.SitDownRequest(
+                table_id=table.table_id,
+                seat=seat,
+                player_name=f"person{seat}",
+                client_seed=f"entropy-{seat}".encode(),
+            )
+        )
         tokens.append(sat.seat_token)
     client.lobby.FillWithBots(lobby_pb2.FillWithBotsRequest(table_id=table.table_id))
-    match_id = client.lobby.StartMatch(lobby_pb2.StartMatchRequest(
-        table_id=table.table_id)).match_id
+    match_id = client.lobby.StartMatch(
+        lobby_pb2.StartMatchRequest(table_id=table.table_id)
+    ).match_id
     return match_id, tokens
 
 

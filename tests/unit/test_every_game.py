@@ -13,7 +13,6 @@ import sys
 from typing import Any
 
 import pytest
-
 from tavola.protocol import events as codec
 from tavola.protocol.records import from_record, record_to_plain, to_record
 from tavola.rules import driver, registry
@@ -22,8 +21,21 @@ from tavola.rules.interface import Game
 from tavola.rules.messages import catalogue
 
 GAMES = registry.names()
-FORBIDDEN = {"grpc", "nats", "asyncpg", "structlog", "prometheus_client", "time", "datetime",
-             "uuid", "random", "os", "socket", "io", "secrets"}
+FORBIDDEN = {
+    "grpc",
+    "nats",
+    "asyncpg",
+    "structlog",
+    "prometheus_client",
+    "time",
+    "datetime",
+    "uuid",
+    "random",
+    "os",
+    "socket",
+    "io",
+    "secrets",
+}
 
 
 def player_counts(game: Game[Any, Any]) -> list[int]:
@@ -65,9 +77,11 @@ def test_the_game_module_imports_nothing_impure(name: str) -> None:
                 names = [node.module]
             bad = {n.split(".")[0] for n in names} & FORBIDDEN
             assert not bad, f"{path.name} imports {bad}"
-    code = (f"import sys; import {module}; "
-            "bad = {'grpc','nats','asyncpg','structlog','prometheus_client'} & set(sys.modules); "
-            "assert not bad, bad")
+    code = (
+        f"import sys; import {module}; "
+        "bad = {'grpc','nats','asyncpg','structlog','prometheus_client'} & set(sys.modules); "
+        "assert not bad, bad"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -77,15 +91,22 @@ def test_random_matches_keep_every_invariant_of_the_interface(name: str) -> None
     for players, options, i in matches(name, 6):
         seed = bytes([i]) * 32
         checks = InvariantChecks(game, players, options)
-        out = driver.play_match(game, players, options, seed=seed, rng=random.Random(i),
-                                choose=checks.choose)
+        out = driver.play_match(
+            game, players, options, seed=seed, rng=random.Random(i), choose=checks.choose
+        )
         assert game.is_over(out.state)
         assert game.to_act(out.state) == frozenset()
         assert game.chance(out.state) is None
         rebuilt = game.fold(game.initial_state(players, options), out.events)
         assert rebuilt == out.state
-        again = driver.play_match(game, players, options, seed=seed, rng=random.Random(i),
-                                  choose=InvariantChecks(game, players, options).choose)
+        again = driver.play_match(
+            game,
+            players,
+            options,
+            seed=seed,
+            rng=random.Random(i),
+            choose=InvariantChecks(game, players, options).choose,
+        )
         assert again.events == out.events
 
 
@@ -96,8 +117,9 @@ class InvariantChecks:
         self.game = game
         self.players = players
 
-    def choose(self, game: Game[Any, Any], state: Any, seat: int, legal: Any,
-               rng: random.Random) -> Any:
+    def choose(
+        self, game: Game[Any, Any], state: Any, seat: int, legal: Any, rng: random.Random
+    ) -> Any:
         for other in range(self.players):
             if other not in game.to_act(state):
                 assert not game.legal_actions(state, other)
@@ -108,8 +130,9 @@ class InvariantChecks:
         random.seed(rng.random())  # disturbing global random must change nothing
         return legal[rng.randrange(len(legal))]
 
-    def _illegal_actions_change_nothing(self, state: Any, seat: int, legal: Any,
-                                        rng: random.Random) -> None:
+    def _illegal_actions_change_nothing(
+        self, state: Any, seat: int, legal: Any, rng: random.Random
+    ) -> None:
         game = self.game
         codes = {game.encode_action(a) for a in legal}
         candidates = [c for c in _sample_codes(game, state, seat) if c not in codes]
@@ -138,8 +161,9 @@ def test_every_event_and_view_maps_to_protobuf_and_back(name: str) -> None:
     game = registry.get(name)
     seen: set[type] = set()
     for players, options, i in matches(name, 3):
-        out = driver.play_match(game, players, options, seed=bytes([i + 7]) * 32,
-                                rng=random.Random(i))
+        out = driver.play_match(
+            game, players, options, seed=bytes([i + 7]) * 32, rng=random.Random(i)
+        )
         for event in out.events:
             if type(event) in seen:
                 continue
@@ -157,8 +181,9 @@ def test_no_view_shows_an_item_dealt_privately_to_another_seat(name: str) -> Non
     game = registry.get(name)
     for players, options, i in matches(name, 3):
         state = game.initial_state(players, options)
-        out = driver.play_match(game, players, options, seed=bytes([i + 3]) * 32,
-                                rng=random.Random(i))
+        out = driver.play_match(
+            game, players, options, seed=bytes([i + 3]) * 32, rng=random.Random(i)
+        )
         public: set[str] = set()
         private: dict[int, set[str]] = {s: set() for s in range(players)}
         for step, event in enumerate(out.events):

@@ -15,8 +15,7 @@ import hashlib
 from tavola.bots.interface import LEVELS, Budget, Knowledge, Policy, RandomPolicy
 from tavola.bots.registry import policy_for
 
-__all__ = ["LEVELS", "Budget", "Knowledge", "Policy", "RandomPolicy", "decision_seed",
-           "policy_for"]
+__all__ = ["LEVELS", "Budget", "Knowledge", "Policy", "RandomPolicy", "decision_seed", "policy_for"]
 
 
 def decision_seed(match_id: str, seat: int, version: int, level: str) -> int:

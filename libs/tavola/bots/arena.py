@@ -31,9 +31,15 @@ class DecisionTimes:
 
 
 def play(
-    game: Game[Any, Any], players: int, options: Mapping[str, Any], seed: bytes,
-    levels: Sequence[str], rng_seed: int, budget: Budget,
-    clock: Callable[[], float] | None = None, times: DecisionTimes | None = None,
+    game: Game[Any, Any],
+    players: int,
+    options: Mapping[str, Any],
+    seed: bytes,
+    levels: Sequence[str],
+    rng_seed: int,
+    budget: Budget,
+    clock: Callable[[], float] | None = None,
+    times: DecisionTimes | None = None,
 ) -> tuple[Any, list[Event]]:
     """One match with ``levels[seat]`` playing each seat; returns the final state and events."""
     policies: list[Policy] = [policy_for(game.info.name, level) for level in levels]
@@ -52,8 +58,7 @@ def play(
         legal = game.legal_actions(state, seat)
         knowledge = Knowledge(seat, players, opts, game.view(state, seat), tuple(seen[seat]))
         started = clock() if clock else 0.0
-        action = policies[seat].decide(game, knowledge, legal, random.Random(rng.random()),
-                                       budget)
+        action = policies[seat].decide(game, knowledge, legal, random.Random(rng.random()), budget)
         if clock and times is not None:
             times.add(levels[seat], clock() - started)
         produced = game.decide(state, seat, action)
@@ -82,14 +87,22 @@ class Pairing:
 
     def line(self) -> str:
         verdict = "yes" if self.low > 0 else "NO"
-        return (f"{self.game:>11} {self.better:>6} vs {self.worse:<6} n={self.matches:<4} "
-                f"mean diff {self.mean:+8.2f}  95% CI [{self.low:+8.2f}, {self.high:+8.2f}]"
-                f"  beats: {verdict}")
+        return (
+            f"{self.game:>11} {self.better:>6} vs {self.worse:<6} n={self.matches:<4} "
+            f"mean diff {self.mean:+8.2f}  95% CI [{self.low:+8.2f}, {self.high:+8.2f}]"
+            f"  beats: {verdict}"
+        )
 
 
 def pairing(
-    game: Game[Any, Any], players: int, options: Mapping[str, Any], better: str, worse: str,
-    deals: int, budget: Budget, clock: Callable[[], float] | None = None,
+    game: Game[Any, Any],
+    players: int,
+    options: Mapping[str, Any],
+    better: str,
+    worse: str,
+    deals: int,
+    budget: Budget,
+    clock: Callable[[], float] | None = None,
     times: DecisionTimes | None = None,
 ) -> Pairing:
     diffs = []
@@ -99,8 +112,9 @@ def pairing(
         total = 0.0
         for rotation in range(2):
             levels = [better if (s + rotation) % 2 == 0 else worse for s in range(players)]
-            state, _ = play(game, players, options, seed, levels, deal * 2 + rotation, budget,
-                            clock, times)
+            state, _ = play(
+                game, players, options, seed, levels, deal * 2 + rotation, budget, clock, times
+            )
             scores = {s.seat: s.score for s in game.standings(state)}
             mine = [scores[s] for s in range(players) if levels[s] == better]
             theirs = [scores[s] for s in range(players) if levels[s] == worse]

@@ -33,8 +33,12 @@ class Budget:
 
 class Policy(Protocol):
     def decide(
-        self, game: Game[Any, Any], knowledge: Knowledge, legal: Sequence[Any],
-        rng: random.Random, budget: Budget,
+        self,
+        game: Game[Any, Any],
+        knowledge: Knowledge,
+        legal: Sequence[Any],
+        rng: random.Random,
+        budget: Budget,
     ) -> Any:
         """One of ``legal``. Deterministic given the same arguments and RNG state."""
 
@@ -43,7 +47,11 @@ class RandomPolicy:
     """Any legal action, uniformly (the easy level of every game)."""
 
     def decide(
-        self, game: Game[Any, Any], knowledge: Knowledge, legal: Sequence[Any],
-        rng: random.Random, budget: Budget,
+        self,
+        game: Game[Any, Any],
+        knowledge: Knowledge,
+        legal: Sequence[Any],
+        rng: random.Random,
+        budget: Budget,
     ) -> Any:
         return legal[rng.randrange(len(legal))]

@@ -20,10 +20,16 @@ def visible(events: Iterable[Event], seat: int) -> tuple[Event, ...]:
 
 
 def knowledge_of(
-    game: Game[Any, Any], state: Any, events: Iterable[Event], seat: int,
+    game: Game[Any, Any],
+    state: Any,
+    events: Iterable[Event],
+    seat: int,
     options: Mapping[str, Any] | None = None,
 ) -> Knowledge:
     return Knowledge(
-        seat=seat, players=game.players(state),
+        seat=seat,
+        players=game.players(state),
         options=tuple(sorted((k, str(v)) for k, v in (options or {}).items())),
-        view=game.view(state, seat), history=visible(events, seat))
+        view=game.view(state, seat),
+        history=visible(events, seat),
+    )

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from functools import cache
+from typing import Any
 
-from tavola.bots.interface import LEVELS, Policy, RandomPolicy
+from tavola.bots.interface import LEVELS, Budget, Knowledge, Policy, RandomPolicy
 from tavola.rules import registry
+from tavola.rules.errors import Reason
+from tavola.rules.interface import Game
 
 
 @cache
@@ -27,3 +31,21 @@ def policy_for(game: str, level: str) -> Policy:
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}")
     return _policies(game).get(level) or RandomPolicy()
+
+
+def hint_for(
+    game: Game[Any, Any], knowledge: Knowledge, legal: Sequence[Any], rng: random.Random
+) -> tuple[Any, Reason]:
+    """The hint for a person: the game's own ``hint`` if it has one, else the hard level's
+    choice with a generic reason."""
+    module = registry._GAMES[game.info.name].split(":")[0]
+    try:
+        bots = importlib.import_module(f"{module}.bots")
+        own = getattr(bots, "hint", None)
+    except ModuleNotFoundError:
+        own = None
+    if own is not None:
+        result: tuple[Any, Reason] = own(game, knowledge, legal)
+        return result
+    action = policy_for(game.info.name, "hard").decide(game, knowledge, legal, rng, Budget())
+    return action, Reason.of("hint.hard_choice", action=game.describe_action(action))

@@ -1,6 +1,7 @@
 """Durable JetStream consumers in a queue group: each event reaches one instance of a
-service (the group names both the durable consumer and the queue), at least once; handlers are idempotent. A handler error naks the message so it is
-redelivered (after a delay), never silently dropped."""
+service (the group names both the durable consumer and the queue), at least once; handlers
+are idempotent. A handler error naks the message so it is redelivered (after a delay),
+never silently dropped."""
 
 from __future__ import annotations
 
@@ -18,8 +19,13 @@ Handler = Callable[[events_pb2.EventEnvelope, Msg], Awaitable[None]]
 
 
 async def subscribe_events(
-    js: JetStreamContext, subject: str, group: str, handler: Handler,
-    *, ack_wait: float = 30.0, redelivery_delay: float = 1.0,
+    js: JetStreamContext,
+    subject: str,
+    group: str,
+    handler: Handler,
+    *,
+    ack_wait: float = 30.0,
+    redelivery_delay: float = 1.0,
 ) -> JetStreamContext.PushSubscription:
     async def on_message(msg: Msg) -> None:
         try:
@@ -31,15 +37,24 @@ async def subscribe_events(
         try:
             await handler(envelope, msg)
         except Exception:
-            log.exception("bus.handler_failed", match_id=envelope.match_id,
-                          version=envelope.version, type=envelope.type)
+            log.exception(
+                "bus.handler_failed",
+                match_id=envelope.match_id,
+                version=envelope.version,
+                type=envelope.type,
+            )
             await msg.nak(delay=redelivery_delay)
             return
         await msg.ack()
 
     config = ConsumerConfig(
-        durable_name=group, deliver_group=group, ack_policy=AckPolicy.EXPLICIT,
-        deliver_policy=DeliverPolicy.ALL, ack_wait=ack_wait, max_ack_pending=1000,
+        durable_name=group,
+        deliver_group=group,
+        ack_policy=AckPolicy.EXPLICIT,
+        deliver_policy=DeliverPolicy.ALL,
+        ack_wait=ack_wait,
+        max_ack_pending=1000,
     )
-    return await js.subscribe(subject, queue=group, durable=group, cb=on_message,
-                              manual_ack=True, config=config)
+    return await js.subscribe(
+        subject, queue=group, durable=group, cb=on_message, manual_ack=True, config=config
+    )

@@ -85,14 +85,19 @@ class Relay:
         delay = 0.1
         while not stop.is_set():
             try:
-                await self._js.publish(subject, data, headers={"Nats-Msg-Id": str(event.event_id)},
-                                       timeout=2.0)
+                await self._js.publish(
+                    subject, data, headers={"Nats-Msg-Id": str(event.event_id)}, timeout=2.0
+                )
                 self.published += 1
                 RELAY_PUBLISHED.inc()
                 return True
             except Exception as error:  # broker down or slow: retry, never skip
-                log.warning("relay.publish_failed", error=repr(error), stream=event.stream_id,
-                            version=event.version)
+                log.warning(
+                    "relay.publish_failed",
+                    error=repr(error),
+                    stream=event.stream_id,
+                    version=event.version,
+                )
                 if await _wait(stop, delay):
                     return False
                 delay = min(delay * 2, 2.0)

@@ -55,20 +55,23 @@ async def _handle(msg: Msg, name: str, method: Method) -> internal_pb2.BusReply:
         try:
             request = method.request_type.FromString(msg.data)
         except DecodeError:
-            raise invalid("request.invalid", field="body", detail="not a protobuf message") \
-                from None
+            raise invalid(
+                "request.invalid", field="body", detail="not a protobuf message"
+            ) from None
         response = await method.handler(request, internal)
         return internal_pb2.BusReply(code=0, body=response.SerializeToString())
     except ServiceError as error:
         return internal_pb2.BusReply(
-            code=error.code.value[0], message=error.message,
+            code=error.code.value[0],
+            message=error.message,
             reason=reason_to_pb(error.reason, error.message),
         )
     except Exception as error:  # reported to the caller as INTERNAL, and logged
         log.exception("rpc.failed", method=name)
         reason = Reason.of("internal.error", detail=type(error).__name__)
         return internal_pb2.BusReply(
-            code=grpc.StatusCode.INTERNAL.value[0], message=str(error),
+            code=grpc.StatusCode.INTERNAL.value[0],
+            message=str(error),
             reason=reason_to_pb(reason, str(error)),
         )
 
@@ -94,7 +97,9 @@ async def call(
     reply = internal_pb2.BusReply.FromString(msg.data)
     if reply.code != 0:
         code = _CODES.get(reply.code, grpc.StatusCode.UNKNOWN)
-        params = {p.name: getattr(p, p.WhichOneof("value") or "string_value") for p in reply.reason.params}
+        params = {
+            p.name: getattr(p, p.WhichOneof("value") or "string_value") for p in reply.reason.params
+        }
         error = ServiceError(code, Reason.of(reply.reason.code or "internal.error", **params))
         error.message = reply.message
         raise error

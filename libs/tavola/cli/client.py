@@ -18,8 +18,9 @@ DEFAULT_ADDRESS = "127.0.0.1:50051"
 
 def write_run_info(address: str, database_url: str, nats_url: str) -> None:
     STATE_DIR.mkdir(exist_ok=True)
-    RUN_FILE.write_text(json.dumps(
-        {"address": address, "database_url": database_url, "nats_url": nats_url}))
+    RUN_FILE.write_text(
+        json.dumps({"address": address, "database_url": database_url, "nats_url": nats_url})
+    )
 
 
 def run_info() -> dict[str, str]:
@@ -48,9 +49,12 @@ class Client:
     @staticmethod
     def connect(address: str) -> Client:
         channel = grpc.insecure_channel(address)
-        return Client(channel, lobby_pb2_grpc.LobbyServiceStub(channel),
-                      game_pb2_grpc.GameServiceStub(channel),
-                      scoring_pb2_grpc.ScoringServiceStub(channel))
+        return Client(
+            channel,
+            lobby_pb2_grpc.LobbyServiceStub(channel),
+            game_pb2_grpc.GameServiceStub(channel),
+            scoring_pb2_grpc.ScoringServiceStub(channel),
+        )
 
     def close(self) -> None:
         self.channel.close()

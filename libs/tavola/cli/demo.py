@@ -33,18 +33,24 @@ def demo(args: argparse.Namespace) -> int:
     options = table_options(args)
     players = args.players or default_players(args.game, options)
     try:
-        table = client.lobby.CreateTable(lobby_pb2.CreateTableRequest(
-            game=args.game, players=players, options=options)).table
-        print(f"table {table.table_id}: {args.game}, {players} bots ({args.level}); "
-              f"seed commitment {table.seed_commitment}")
-        client.lobby.FillWithBots(lobby_pb2.FillWithBotsRequest(
-            table_id=table.table_id, level=args.level))
+        table = client.lobby.CreateTable(
+            lobby_pb2.CreateTableRequest(game=args.game, players=players, options=options)
+        ).table
+        print(
+            f"table {table.table_id}: {args.game}, {players} bots ({args.level}); "
+            f"seed commitment {table.seed_commitment}"
+        )
+        client.lobby.FillWithBots(
+            lobby_pb2.FillWithBotsRequest(table_id=table.table_id, level=args.level)
+        )
         match_id = client.lobby.StartMatch(
-            lobby_pb2.StartMatchRequest(table_id=table.table_id)).match_id
+            lobby_pb2.StartMatchRequest(table_id=table.table_id)
+        ).match_id
         print(f"match {match_id} started; watching…", flush=True)
         moves = 0
-        for item in client.game.StreamEvents(game_pb2.StreamEventsRequest(
-                match_id=match_id, seat=-1, until_end=True)):
+        for item in client.game.StreamEvents(
+            game_pb2.StreamEventsRequest(match_id=match_id, seat=-1, until_end=True)
+        ):
             if item.event.cause.seat >= 0 and item.event.last_in_batch:
                 moves += 1
         match = client.game.GetMatch(game_pb2.GetMatchRequest(match_id=match_id))

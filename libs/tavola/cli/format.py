@@ -16,8 +16,9 @@ def event_line(envelope: events_pb2.EventEnvelope) -> str:
     short = envelope.type.split(".", 1)[-1]
     if envelope.hidden:
         return f"{envelope.version:>5}  {short} (hidden)"
-    fields = ", ".join(f"{f.name}={_short(value_to_plain(f.value))}"
-                       for f in envelope.payload.fields)
+    fields = ", ".join(
+        f"{f.name}={_short(value_to_plain(f.value))}" for f in envelope.payload.fields
+    )
     auto = " [automatic]" if envelope.cause.kind == events_pb2.CAUSE_KIND_TIMEOUT else ""
     return f"{envelope.version:>5}  {short}({fields}){auto}"
 

@@ -15,8 +15,10 @@ def _parser() -> argparse.ArgumentParser:
     up = sub.add_parser("up", help="start the whole platform on this machine")
     up.add_argument("--port", type=int, default=50051, help="gRPC port for clients")
     up.add_argument("--data", default=".tavola/run", help="data folder of local infra")
-    for name, text in (("demo", "a match with every seat a bot"),
-                       ("play", "play against bots in the terminal")):
+    for name, text in (
+        ("demo", "a match with every seat a bot"),
+        ("play", "play against bots in the terminal"),
+    ):
         cmd = sub.add_parser(name, help=text)
         cmd.add_argument("game", choices=registry.names())
         cmd.add_argument("--players", type=int, default=0)
@@ -40,18 +42,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "up":
         from tavola.cli.up import up
+
         return up(args.port, args.data)
     if args.command == "demo":
         from tavola.cli.demo import demo
+
         return demo(args)
     if args.command == "play":
         from tavola.cli.play import play
+
         return play(args)
     if args.command == "replay":
         from tavola.cli.replay import replay
+
         return replay(args.match_id, args.database_url)
     if args.command == "verify":
         from tavola.cli.replay import verify
+
         return verify(args.match_id, args.database_url)
     return 2
 

@@ -5,7 +5,6 @@ Used by ``tavola up`` and by the end-to-end tests (which also kill and restart p
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import socket
@@ -14,6 +13,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -48,25 +48,29 @@ class Platform:
 
     def env(self) -> dict[str, str]:
         env = dict(os.environ)
-        env.update({
-            "TAVOLA_DATABASE_URL": self.database_url,
-            "TAVOLA_NATS_URL": self.nats_url,
-            "TAVOLA_GRPC_ADDRESS": self.address,
-            "PYTHONUNBUFFERED": "1",
-        })
+        env.update(
+            {
+                "TAVOLA_DATABASE_URL": self.database_url,
+                "TAVOLA_NATS_URL": self.nats_url,
+                "TAVOLA_GRPC_ADDRESS": self.address,
+                "PYTHONUNBUFFERED": "1",
+            }
+        )
         env.update(self.extra_env)
         return env
 
     def start(self, name: str) -> subprocess.Popen[bytes]:
         if name not in SERVICES:
             raise ValueError(f"no service {name!r}")
-        out: int | object = subprocess.DEVNULL
+        out: int | IO[bytes] = subprocess.DEVNULL
         if self.log_dir is not None:
             self.log_dir.mkdir(parents=True, exist_ok=True)
             out = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 (owned by the child)
         process = subprocess.Popen(
-            [sys.executable, "-m", f"services.{name}"], env=self.env(),
-            stdout=out, stderr=subprocess.STDOUT,  # type: ignore[arg-type]
+            [sys.executable, "-m", f"services.{name}"],
+            env=self.env(),
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
         self.processes[name] = process
         return process
@@ -103,8 +107,9 @@ class Platform:
         return [n for n, p in self.processes.items() if p.poll() is not None]
 
 
-def wait_healthy(address: str, timeout: float, process: subprocess.Popen[bytes] | None = None
-                 ) -> None:
+def wait_healthy(
+    address: str, timeout: float, process: subprocess.Popen[bytes] | None = None
+) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process is not None and process.poll() is not None:
@@ -131,7 +136,8 @@ def wait_ready(address: str, timeout: float) -> None:
         try:
             with grpc.insecure_channel(address) as channel:
                 lobby_pb2_grpc.LobbyServiceStub(channel).ListGames(
-                    lobby_pb2.ListGamesRequest(), timeout=2.0)
+                    lobby_pb2.ListGamesRequest(), timeout=2.0
+                )
                 return
         except grpc.RpcError as error:
             last = error

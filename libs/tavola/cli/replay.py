@@ -15,7 +15,8 @@ from tavola.eventlog.model import StoredEvent
 from tavola.eventlog.postgres import PostgresEventStore
 from tavola.match import aggregate
 from tavola.match.events import MatchCreated
-from tavola.match.verify import Discrepancy, Recorded, verify as verify_records
+from tavola.match.verify import Discrepancy, Recorded
+from tavola.match.verify import verify as verify_records
 from tavola.protocol import events as codec
 from tavola.protocol.envelopes import FULL, SPECTATOR, to_envelope
 from tavola.v1 import events_pb2
@@ -48,10 +49,17 @@ def decode(stored: list[StoredEvent]) -> list[Recorded]:
     out = []
     for item in stored:
         cause = codec.decode_metadata(item.metadata).cause
-        out.append(Recorded(
-            version=item.version, event=codec.decode_payload(created.game, item.type, item.payload),
-            kind=KINDS.get(cause.kind, "system"), seat=cause.seat, action=cause.action,
-            chance_purpose=cause.chance_purpose, command_id=cause.command_id))
+        out.append(
+            Recorded(
+                version=item.version,
+                event=codec.decode_payload(created.game, item.type, item.payload),
+                kind=KINDS.get(cause.kind, "system"),
+                seat=cause.seat,
+                action=cause.action,
+                chance_purpose=cause.chance_purpose,
+                command_id=cause.command_id,
+            )
+        )
     return out
 
 
@@ -64,19 +72,26 @@ def replay(match_id: str, database_url: str | None) -> int:
     finished = state.ended is not None
     viewer = FULL if finished else SPECTATOR
     created = state.created
-    print(f"match {match_id}: {created.game}, {len(created.seats)} seats, options "
-          f"{dict((o.name, o.value) for o in created.options)}")
+    print(
+        f"match {match_id}: {created.game}, {len(created.seats)} seats, options "
+        f"{dict((o.name, o.value) for o in created.options)}"
+    )
     for seat in created.seats:
         print(f"  seat {seat.seat}: {seat.player_name}{' (bot)' if seat.is_bot else ''}")
     for item in stored:
         envelope = to_envelope(item, viewer)
-        who = f" seat {envelope.cause.seat}" if envelope.cause.kind in (
-            events_pb2.CAUSE_KIND_ACTION, events_pb2.CAUSE_KIND_TIMEOUT) else ""
+        who = (
+            f" seat {envelope.cause.seat}"
+            if envelope.cause.kind in (events_pb2.CAUSE_KIND_ACTION, events_pb2.CAUSE_KIND_TIMEOUT)
+            else ""
+        )
         print(event_line(envelope) + (f"   <-{who} {envelope.cause.action}" if who else ""))
     print("final standings:" if finished else "standings so far (match not finished):")
     for line in sorted(state.game.standings(state.game_state), key=lambda s: (s.rank, s.seat)):
-        print(f"  {line.rank}. seat {line.seat} {created.seats[line.seat].player_name:<18}"
-              f" {line.score:>6}")
+        print(
+            f"  {line.rank}. seat {line.seat} {created.seats[line.seat].player_name:<18}"
+            f" {line.score:>6}"
+        )
     return 0
 
 
@@ -94,6 +109,8 @@ def verify(match_id: str, database_url: str | None) -> int:
     except Discrepancy as error:
         print(f"FAILED: {error}")
         return 1
-    print(f"OK: {len(stored)} events, chain intact, seed matches its commitment, every deal "
-          f"and move re-derived ({state.created.game}).")
+    print(
+        f"OK: {len(stored)} events, chain intact, seed matches its commitment, every deal "
+        f"and move re-derived ({state.created.game})."
+    )
     return 0

@@ -32,14 +32,15 @@ def up(port: int, data_dir: str) -> int:
             database_url = asyncio.run(ensure_platform_database(infra.database_url))
         if not _port_free(port):
             port = free_port()
-        platform = Platform(database_url, infra.nats_url, grpc_port=port,
-                            log_dir=Path(data_dir) / "logs")
+        platform = Platform(
+            database_url, infra.nats_url, grpc_port=port, log_dir=Path(data_dir) / "logs"
+        )
         try:
             platform.start_all()
             write_run_info(platform.address, database_url, infra.nats_url)
             print(f"tavola is up. Clients connect to {platform.address} (gRPC).", flush=True)
             print(f"  logs: {Path(data_dir) / 'logs'}   stop: Ctrl-C", flush=True)
-            print(f"  try:  tavola demo fan-tan   (in another terminal)", flush=True)
+            print("  try:  tavola demo fan-tan   (in another terminal)", flush=True)
             while not stopping:
                 time.sleep(0.5)
                 for name in platform.dead():

@@ -105,8 +105,9 @@ def decide_timeout(state: MatchState, seat: int) -> Batch:
     game = state.game
     action, reason = game.automatic_action(state.game_state, seat)
     events = game.decide(state.game_state, seat, action)
-    return Batch("timeout", tuple(events), seat=seat, action=game.encode_action(action),
-                 reason=reason)
+    return Batch(
+        "timeout", tuple(events), seat=seat, action=game.encode_action(action), reason=reason
+    )
 
 
 def settle(state: MatchState, seed: bytes) -> list[Batch]:

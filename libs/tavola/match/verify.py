@@ -87,8 +87,9 @@ def _check_batch(state: MatchState | None, batch: list[Recorded], seed: bytes) -
         if index >= len(expected):
             raise Discrepancy(record.version, f"unexpected event {record.event!r}")
         if expected[index] != record.event:
-            raise Discrepancy(record.version,
-                              f"recorded {record.event!r}, the rules give {expected[index]!r}")
+            raise Discrepancy(
+                record.version, f"recorded {record.event!r}, the rules give {expected[index]!r}"
+            )
     if len(expected) > len(batch):
         raise Discrepancy(batch[-1].version, f"missing event {expected[len(batch)]!r}")
     return aggregate.fold(recorded, state)
@@ -101,8 +102,7 @@ def _expected(state: MatchState, first: Recorded, seed: bytes) -> tuple[Event, .
         if first.kind == "timeout":
             return aggregate.decide_timeout(state, first.seat).events
     except RulesError as error:
-        raise Discrepancy(first.version, f"illegal recorded action: {error.reason.code}") \
-            from None
+        raise Discrepancy(first.version, f"illegal recorded action: {error.reason.code}") from None
     if first.kind == "chance":
         request = state.game.chance(state.game_state)
         if request is None or request.purpose != first.chance_purpose:

@@ -102,7 +102,9 @@ class Metadata:
         if self.bot_decision is not None:
             cause.bot_decision.CopyFrom(self.bot_decision)
         return internal_pb2.EventMetadata(
-            cause=cause, to_act=list(self.to_act), last_in_batch=self.last_in_batch,
+            cause=cause,
+            to_act=list(self.to_act),
+            last_in_batch=self.last_in_batch,
             salt=self.salt,
         )
 

@@ -16,7 +16,8 @@ DOMAIN = "tavola.v1"
 
 def to_status(error: ServiceError) -> grpc.Status:
     info = error_details_pb2.ErrorInfo(
-        reason=error.reason.code, domain=DOMAIN,
+        reason=error.reason.code,
+        domain=DOMAIN,
         metadata={name: str(value) for name, value in error.reason.params},
     )
     detail = any_pb2.Any()

@@ -12,7 +12,6 @@ import dataclasses
 import enum
 import types
 import typing
-from functools import cache
 from typing import Any
 
 from tavola.rules.cards import Card, Rank, Suit
@@ -64,15 +63,18 @@ def to_value(value: Any) -> pb.Value:
 def to_record(obj: Any, type_name: str | None = None) -> pb.Record:
     """Encode a dataclass instance as a Record (fields in declaration order)."""
     fields = [
-        pb.Field(name=f.name, value=to_value(getattr(obj, f.name)))
-        for f in dataclasses.fields(obj)
+        pb.Field(name=f.name, value=to_value(getattr(obj, f.name))) for f in dataclasses.fields(obj)
     ]
     return pb.Record(type=type_name or type(obj).__name__, fields=fields)
 
 
-@cache
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
 def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
 
 
 def from_record(cls: type[Any], record: pb.Record) -> Any:
@@ -87,7 +89,7 @@ def from_record(cls: type[Any], record: pb.Record) -> Any:
     return cls(**kwargs)
 
 
-def from_value(hint: Any, value: pb.Value) -> Any:  # noqa: PLR0911
+def from_value(hint: Any, value: pb.Value) -> Any:
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
         if value.WhichOneof("kind") == "null_value":
@@ -105,8 +107,8 @@ def from_value(hint: Any, value: pb.Value) -> Any:  # noqa: PLR0911
             raise RecordError(f"expected {len(args)} items for {hint}")
         return tuple(from_value(a, v) for a, v in zip(args, items, strict=True))
     if origin is typing.Literal:
-        return value.string_value if value.WhichOneof("kind") == "string_value" else (
-            value.int_value
+        return (
+            value.string_value if value.WhichOneof("kind") == "string_value" else (value.int_value)
         )
     return _scalar(hint, value)
 

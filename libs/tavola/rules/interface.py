@@ -283,8 +283,8 @@ def _coerce_option(spec: OptionSpec, given: str | OptionValue) -> OptionValue:
         raise bad
     if spec.kind == "int":
         try:
-            value = given if isinstance(given, int) and not isinstance(given, bool) else int(
-                str(given)
+            value = (
+                given if isinstance(given, int) and not isinstance(given, bool) else int(str(given))
             )
         except ValueError:
             raise bad from None

@@ -32,7 +32,8 @@ PLATFORM_MESSAGES: dict[str, dict[str, str]] = {
         "pt": "{value!r} não é um valor válido para {option}.",
     },
     "options.unknown_preset": {
-        "en": "Unknown preset {preset}.", "pt": "Predefinição desconhecida: {preset}.",
+        "en": "Unknown preset {preset}.",
+        "pt": "Predefinição desconhecida: {preset}.",
     },
     "auto.first_legal": {
         "en": "Time ran out: the first legal action was taken.",
@@ -40,22 +41,34 @@ PLATFORM_MESSAGES: dict[str, dict[str, str]] = {
     },
     "match.not_found": {"en": "No match {match_id}.", "pt": "Não existe a partida {match_id}."},
     "table.not_found": {"en": "No table {table_id}.", "pt": "Não existe a mesa {table_id}."},
-    "request.missing": {"en": "The field {field} is required.",
-                        "pt": "O campo {field} é obrigatório."},
+    "request.missing": {
+        "en": "The field {field} is required.",
+        "pt": "O campo {field} é obrigatório.",
+    },
     "request.invalid": {"en": "Invalid {field}: {detail}.", "pt": "{field} inválido: {detail}."},
-    "request.too_large": {"en": "{field} is too long (at most {limit}).",
-                          "pt": "{field} é demasiado longo (no máximo {limit})."},
-    "seat.bad_token": {"en": "The token does not open seat {seat}.",
-                       "pt": "O código não corresponde ao lugar {seat}."},
+    "request.too_large": {
+        "en": "{field} is too long (at most {limit}).",
+        "pt": "{field} é demasiado longo (no máximo {limit}).",
+    },
+    "seat.bad_token": {
+        "en": "The token does not open seat {seat}.",
+        "pt": "O código não corresponde ao lugar {seat}.",
+    },
     "seat.taken": {"en": "Seat {seat} is taken.", "pt": "O lugar {seat} está ocupado."},
     "seat.none_free": {"en": "No seat is free.", "pt": "Não há lugares livres."},
-    "seat.not_bot": {"en": "Seat {seat} is not played by the bot service.",
-                     "pt": "O lugar {seat} não é jogado pelo serviço de bots."},
+    "seat.not_bot": {
+        "en": "Seat {seat} is not played by the bot service.",
+        "pt": "O lugar {seat} não é jogado pelo serviço de bots.",
+    },
     "table.not_open": {"en": "The table is no longer open.", "pt": "A mesa já não está aberta."},
-    "table.not_full": {"en": "{free} seat(s) are still free.",
-                       "pt": "Ainda há {free} lugar(es) livre(s)."},
-    "table.bad_players": {"en": "{game} is played by {min} to {max} players.",
-                          "pt": "{game} joga-se com {min} a {max} jogadores."},
+    "table.not_full": {
+        "en": "{free} seat(s) are still free.",
+        "pt": "Ainda há {free} lugar(es) livre(s).",
+    },
+    "table.bad_players": {
+        "en": "{game} is played by {min} to {max} players.",
+        "pt": "{game} joga-se com {min} a {max} jogadores.",
+    },
     "command.stale": {
         "en": "Stale version: you saw {expected}, the table is at {actual}.",
         "pt": "Versão desatualizada: viste a {expected}, a mesa está na {actual}.",
@@ -67,6 +80,10 @@ PLATFORM_MESSAGES: dict[str, dict[str, str]] = {
     "command.conflict": {
         "en": "Another move was recorded at the same time; try again.",
         "pt": "Outra jogada foi registada ao mesmo tempo; tenta de novo.",
+    },
+    "hint.hard_choice": {
+        "en": "A strong player would play {action} here.",
+        "pt": "Um jogador forte jogaria {action} aqui.",
     },
     "internal.error": {"en": "Internal error ({detail}).", "pt": "Erro interno ({detail})."},
 }

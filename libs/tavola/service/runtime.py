@@ -28,7 +28,10 @@ async def connect_nats(url: str, name: str) -> NATS:
         log.warning("nats.error", error=str(error))
 
     return await nats.connect(
-        url, name=name, max_reconnect_attempts=-1, reconnect_time_wait=0.5,
+        url,
+        name=name,
+        max_reconnect_attempts=-1,
+        reconnect_time_wait=0.5,
         error_cb=on_error,
     )
 

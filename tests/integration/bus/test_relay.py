@@ -15,7 +15,6 @@ from pathlib import Path
 import asyncpg
 import nats
 import pytest
-
 from tavola.bus.consumer import subscribe_events
 from tavola.bus.relay import Relay
 from tavola.bus.subjects import Subjects
@@ -45,8 +44,19 @@ class PrivateNats:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [str(find_nats_server()), "-a", "127.0.0.1", "-p", str(self.port), "-js", "-sd",
-             str(self.folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                str(find_nats_server()),
+                "-a",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "-js",
+                "-sd",
+                str(self.folder),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
 
     def stop(self) -> None:
         assert self.process is not None
@@ -74,8 +84,12 @@ async def connect(url: str) -> nats.aio.client.Client:
 
 def an_event() -> NewEvent:
     payload = Record(type="test.Happened").SerializeToString()
-    return NewEvent(event_id=uuid.uuid4(), type="test.Happened", payload=payload,
-                    metadata=Metadata(kind=CAUSE_KINDS["system"]).encode())
+    return NewEvent(
+        event_id=uuid.uuid4(),
+        type="test.Happened",
+        payload=payload,
+        metadata=Metadata(kind=CAUSE_KINDS["system"]).encode(),
+    )
 
 
 async def bus_ids(js, names: Subjects) -> list[str]:
@@ -93,8 +107,9 @@ async def bus_ids(js, names: Subjects) -> list[str]:
 
 
 @pytest.fixture
-async def relay_setup(pool: asyncpg.Pool, private_nats: PrivateNats
-                      ) -> AsyncIterator[tuple[PostgresEventStore, object, Subjects, Relay]]:
+async def relay_setup(
+    pool: asyncpg.Pool, private_nats: PrivateNats
+) -> AsyncIterator[tuple[PostgresEventStore, object, Subjects, Relay]]:
     names = Subjects(f"t{secrets.token_hex(4)}")
     nc = await connect(private_nats.url)
     js = nc.jetstream()
@@ -156,9 +171,7 @@ async def _count_at_least(js, names: Subjects, n: int) -> bool:
         return False
 
 
-async def test_a_relay_restarted_from_an_old_position_publishes_no_duplicate(
-    relay_setup, pool
-):
+async def test_a_relay_restarted_from_an_old_position_publishes_no_duplicate(relay_setup, pool):
     store, js, names, relay = relay_setup
     stop = asyncio.Event()
     task = asyncio.create_task(relay.run(stop))
@@ -178,7 +191,7 @@ async def test_a_relay_restarted_from_an_old_position_publishes_no_duplicate(
 
 
 async def test_a_durable_consumer_that_restarts_catches_up(relay_setup, private_nats):
-    store, js, names, relay = relay_setup
+    store, _js, names, relay = relay_setup
     stop = asyncio.Event()
     task = asyncio.create_task(relay.run(stop))
     seen: list[str] = []

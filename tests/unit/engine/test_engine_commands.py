@@ -7,7 +7,6 @@ import hashlib
 import grpc
 import pytest
 from support.engine import FakeSeeds, engine_fixture, token
-
 from tavola.protocol.errors import ServiceError
 from tavola.rules.cards import Card
 from tavola.v1 import game_pb2
@@ -72,7 +71,7 @@ async def test_bad_input_gets_a_precise_status_and_changes_nothing(case, status,
     await fx.create()
     before = await events_in(fx)
     (seat,) = (await fx.view("m1", -1)).to_act
-    hand = [f for f in (await fx.view("m1", seat)).view.fields if f.name == "hand"][0]
+    hand = next(f for f in (await fx.view("m1", seat)).view.fields if f.name == "hand")
     other_card = next(v.card.code for v in hand.value.list.items if v.card.code != "7D")
     kwargs = {
         "illegal card": dict(match_id="m1", seat=seat, action=other_card),
@@ -86,8 +85,11 @@ async def test_bad_input_gets_a_precise_status_and_changes_nothing(case, status,
         "oversized action": dict(match_id="m1", seat=seat, action="7" * 500),
     }[case]
     if case == "empty command id":
-        call = fx.engine.submit(game_pb2.SubmitActionRequest(
-            match_id="m1", seat=seat, seat_token=token(seat), command_id="", action="7D"))
+        call = fx.engine.submit(
+            game_pb2.SubmitActionRequest(
+                match_id="m1", seat=seat, seat_token=token(seat), command_id="", action="7D"
+            )
+        )
     else:
         call = fx.act(**kwargs)
     with pytest.raises(ServiceError) as caught:
@@ -106,7 +108,9 @@ async def test_a_retried_command_id_returns_the_original_result_and_appends_once
     after = await events_in(fx)
     again = await fx.act("m1", seat, "7D", command_id="same")
     assert again.duplicate and (again.first_version, again.version) == (
-        first.first_version, first.version)
+        first.first_version,
+        first.version,
+    )
     assert await events_in(fx) == after
 
 
@@ -167,10 +171,30 @@ async def test_a_view_at_a_past_version_equals_the_view_then():
     (seat,) = (await fx.view("m1", -1)).to_act
     then = await fx.view("m1", seat)
     await fx.act("m1", seat, "7D")
-    past = await fx.engine.view(game_pb2.GetViewRequest(
-        match_id="m1", seat=seat, seat_token=token(seat), at_version=then.version))
+    past = await fx.engine.view(
+        game_pb2.GetViewRequest(
+            match_id="m1", seat=seat, seat_token=token(seat), at_version=then.version
+        )
+    )
     assert past.view == then.view and past.version == then.version
 
 
 def test_cards_in_views_use_the_stable_codes():
     assert Card.parse("10H").code == "TH"
+
+
+async def test_a_hint_is_a_legal_action_with_a_reason_for_the_seat_on_turn():
+    fx = engine_fixture()
+    await fx.create()
+    (seat,) = (await fx.view("m1", -1)).to_act
+    hint = await fx.engine.hint(
+        game_pb2.GetHintRequest(match_id="m1", seat=seat, seat_token=token(seat))
+    )
+    assert hint.action.code == "7D" and hint.reason.text
+    with pytest.raises(ServiceError) as caught:
+        await fx.engine.hint(
+            game_pb2.GetHintRequest(
+                match_id="m1", seat=(seat + 1) % 4, seat_token=token((seat + 1) % 4)
+            )
+        )
+    assert caught.value.code == grpc.StatusCode.FAILED_PRECONDITION

@@ -6,7 +6,6 @@ import dataclasses
 
 import pytest
 from support.engine import engine_fixture
-
 from tavola.cli.replay import decode
 from tavola.eventlog.chain import verify_chain
 from tavola.match.verify import Discrepancy, verify
@@ -31,10 +30,13 @@ async def test_altering_one_dealt_card_is_caught():
     _, records = await finished_records()
     index = next(i for i, r in enumerate(records) if r.event.__class__.__name__ == "HandDealt")
     event = records[index].event
-    swapped = (Card.parse("2C") if event.cards[0] != Card.parse("2C") else Card.parse("3C"),
-               *event.cards[1:])
-    records[index] = dataclasses.replace(records[index],
-                                         event=dataclasses.replace(event, cards=swapped))
+    swapped = (
+        Card.parse("2C") if event.cards[0] != Card.parse("2C") else Card.parse("3C"),
+        *event.cards[1:],
+    )
+    records[index] = dataclasses.replace(
+        records[index], event=dataclasses.replace(event, cards=swapped)
+    )
     with pytest.raises(Discrepancy) as caught:
         verify(records)
     assert caught.value.version == records[index].version
@@ -43,8 +45,9 @@ async def test_altering_one_dealt_card_is_caught():
 async def test_altering_the_revealed_seed_is_caught():
     _, records = await finished_records()
     last = records[-1]
-    records[-1] = dataclasses.replace(last, event=dataclasses.replace(last.event,
-                                                                      seed_hex="00" * 32))
+    records[-1] = dataclasses.replace(
+        last, event=dataclasses.replace(last.event, seed_hex="00" * 32)
+    )
     with pytest.raises(Discrepancy, match="commitment"):
         verify(records)
 
@@ -54,16 +57,18 @@ async def test_altering_a_client_seed_is_caught():
     created = records[0].event
     seats = list(created.seats)
     seats[2] = dataclasses.replace(seats[2], client_seed_hex=b"mallory".hex())
-    records[0] = dataclasses.replace(records[0], event=dataclasses.replace(
-        created, seats=tuple(seats)))
+    records[0] = dataclasses.replace(
+        records[0], event=dataclasses.replace(created, seats=tuple(seats))
+    )
     with pytest.raises(Discrepancy):
         verify(records)
 
 
 async def test_altering_the_commitment_is_caught():
     _, records = await finished_records()
-    records[0] = dataclasses.replace(records[0], event=dataclasses.replace(
-        records[0].event, seed_commitment="ab" * 32))
+    records[0] = dataclasses.replace(
+        records[0], event=dataclasses.replace(records[0].event, seed_commitment="ab" * 32)
+    )
     with pytest.raises(Discrepancy, match="commitment"):
         verify(records)
 

@@ -8,7 +8,6 @@ from collections import Counter
 
 from hypothesis import given
 from hypothesis import strategies as st
-
 from tavola.rules import fairness
 from tavola.rules.interface import ChanceRequest
 
@@ -26,8 +25,11 @@ def test_the_published_test_vectors_still_hold():
         assert list(fairness.outcome(seed, clients, request)) == case["outcome"]
 
 
-@given(st.binary(min_size=32, max_size=32), st.lists(st.binary(max_size=8), max_size=7),
-       st.integers(1, 60))
+@given(
+    st.binary(min_size=32, max_size=32),
+    st.lists(st.binary(max_size=8), max_size=7),
+    st.integers(1, 60),
+)
 def test_a_shuffle_is_always_a_permutation(seed, clients, size):
     outcome = fairness.outcome(seed, clients, ChanceRequest("deal/1", "shuffle", size))
     assert sorted(outcome) == list(range(size))
@@ -48,6 +50,7 @@ def test_each_purpose_gets_its_own_stream():
 
 def test_draws_are_roughly_uniform():
     seed = bytes(range(32))
-    counts = Counter(fairness.outcome(seed, [], ChanceRequest(f"d/{i}", "draw", 4))[0]
-                     for i in range(4000))
+    counts = Counter(
+        fairness.outcome(seed, [], ChanceRequest(f"d/{i}", "draw", 4))[0] for i in range(4000)
+    )
     assert all(900 < counts[k] < 1100 for k in range(4))
