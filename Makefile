@@ -56,6 +56,7 @@ goldens: setup
 	$(PY) scripts/goldens.py
 
 bench: setup
+	$(PY) -m pip install -q -e '.[bench]'
 	$(PY) -m tavola.bench
 
 clean:

@@ -147,6 +147,68 @@ def e2e(table_counts: list[int]) -> None:
             asyncio.run(drop_database(infra.database_url, name))
 
 
+OPENSPIEL = (
+    ("spades", 4, {}, "spades"),
+    ("dominoes", 4, {"mode": "partnership"}, "python_team_dominoes"),
+    ("dominoes", 2, {"mode": "block"}, "python_block_dominoes"),
+)
+
+
+def _our_hands_per_second(
+    game_name: str, players: int, options: dict[str, str], seconds: float
+) -> float:
+    game = registry.get(game_name)
+    hands, matches, started = 0, 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        out = driver.play_match(
+            game, players, options, seed=matches.to_bytes(32, "big"), rng=random.Random(matches)
+        )
+        hands += _hands(out.events)
+        matches += 1
+    return hands / (time.perf_counter() - started)
+
+
+def _openspiel_hands_per_second(name: str, seconds: float) -> float:
+    """OpenSpiel's game (one hand per game) with the same loop: chance sampled, then a
+    uniformly random legal action, until the end."""
+    import pyspiel  # dev-only tool (make bench installs it)
+
+    if name.startswith("python_"):
+        import open_spiel.python.games  # noqa: F401  registers the Python games
+
+    game = pyspiel.load_game(name)
+    rng = random.Random(0)
+    hands, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                legal = state.legal_actions()
+                action = legal[rng.randrange(len(legal))]
+            state.apply_action(action)
+        hands += 1
+    return hands / (time.perf_counter() - started)
+
+
+def openspiel(seconds: float) -> None:
+    print("== compared with OpenSpiel (random playouts, hands per second, one core) ==")
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        print("OpenSpiel is not installed: `make bench` installs it (pip install -e '.[bench]')")
+        return
+    for ours, players, options, theirs in OPENSPIEL:
+        mine = _our_hands_per_second(ours, players, options, seconds)
+        other = _openspiel_hands_per_second(theirs, seconds)
+        print(
+            f"{ours:>9} {options or ''!s:<24} tavola {mine:8.1f} hands/s | OpenSpiel "
+            f"{theirs:<22} {other:8.1f} hands/s | ratio tavola/OpenSpiel {mine / other:5.2f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="tavola.bench")
     parser.add_argument("--seconds", type=float, default=3.0, help="per pure benchmark")
@@ -154,6 +216,7 @@ def main() -> None:
     parser.add_argument("--skip-e2e", action="store_true")
     args = parser.parse_args()
     pure(args.seconds)
+    openspiel(args.seconds)
     if not args.skip_e2e:
         e2e([int(t) for t in args.tables.split(",")])
 
