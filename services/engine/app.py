@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from uuid import UUID
 
 import structlog
+from google.protobuf.timestamp_pb2 import Timestamp
 from tavola.bots import decision_seed
 from tavola.bots.interface import Knowledge
 from tavola.bots.knowledge import visible
@@ -26,7 +27,7 @@ from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
 from tavola.eventlog.model import EventStore, StoredEvent
 from tavola.match import aggregate
 from tavola.match.aggregate import Batch, MatchState
-from tavola.match.events import MatchCreated, OptionEntry, SeatCredentials, SeatInfo
+from tavola.match.events import DeadlineSet, MatchCreated, OptionEntry, SeatCredentials, SeatInfo
 from tavola.protocol import errors
 from tavola.protocol import events as codec
 from tavola.protocol.envelopes import SPECTATOR, to_envelope
@@ -40,6 +41,7 @@ from tavola.v1 import events_pb2, game_pb2, internal_pb2, lobby_pb2
 
 from services.engine import metrics
 from services.engine.codec import batches_to_new_events
+from services.engine.timers import Due, TimerWheel
 
 log = structlog.get_logger(__name__)
 MAX_ID = 128
@@ -55,12 +57,18 @@ def stream_of(match_id: str) -> str:
     return f"match-{match_id}"
 
 
+class TimerIndex(Protocol):
+    async def matches_with_deadlines(self) -> list[str]: ...
+
+
 @dataclass
 class Ports:
     store: EventStore
     seeds: SeedVault
     new_id: Callable[[], UUID]
     salt: Callable[[int], bytes]
+    now_ms: Callable[[], int]
+    timer_index: TimerIndex | None = None
 
 
 class Engine:
@@ -68,6 +76,7 @@ class Engine:
         self._ports = ports
         self._cache: dict[str, MatchState] = {}
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.timers = TimerWheel()
 
     # ----- loading ---------------------------------------------------------------------
     async def load(self, match_id: str) -> MatchState:
@@ -122,7 +131,7 @@ class Engine:
         credentials = SeatCredentials(tuple(s.token_sha256 for s in request.seats))
         opening = Batch("system", (created, credentials))
         state = aggregate.fold(opening.events)
-        batches = [opening, *aggregate.settle(state, seed)]
+        batches = self._with_deadlines(state, [opening, *aggregate.settle(state, seed)])
         try:
             result = await self._append(
                 None, request.match_id, request.game, batches, f"create:{request.match_id}"
@@ -182,7 +191,9 @@ class Engine:
         batch = aggregate.decide_action(state, request.seat, request.action)
         after = aggregate.fold(batch.events, state)
         seed = await self._ports.seeds.seed(request.match_id)
-        batches = [batch, *aggregate.settle(after, seed)]
+        batches = self._with_deadlines(
+            state, [batch, *aggregate.settle(after, seed)], acted=request.seat
+        )
         count = sum(len(b.events) for b in batches)
         response = game_pb2.SubmitActionResponse(
             version=state.version + count, first_version=state.version + 1
@@ -248,10 +259,74 @@ class Engine:
             command_result=result,
         )
         self._cache[match_id] = after
+        self.timers.track(match_id, after)
         metrics.EVENTS_APPENDED.labels(game=game).inc(len(new_events))
         if after.ended is not None and (state is None or state.ended is None):
             metrics.MATCHES_FINISHED.labels(game=game).inc()
         return appended.last_version
+
+    def _with_deadlines(
+        self, state: MatchState | None, batches: list[Batch], acted: int | None = None
+    ) -> list[Batch]:
+        """Append the deadlines the new position starts (timed seats now to act)."""
+        after = state
+        for batch in batches:
+            after = aggregate.fold(batch.events, after)
+        assert after is not None
+        due = aggregate.deadlines_due(after, self._ports.now_ms(), acted)
+        return [*batches, due] if due else batches
+
+    # ----- timers ------------------------------------------------------------------------
+    async def fire(self, due: Due) -> bool:
+        """Act for a seat whose deadline passed (if it still runs); True if appended."""
+        async with self._locks[due.match_id]:
+            state = await self.load(due.match_id)
+            live = {d.seat: d.deadline_ms for d in state.deadlines}
+            if live.get(due.seat) != due.deadline_ms or due.seat not in state.to_act():
+                return False
+            batch = aggregate.decide_timeout(state, due.seat)
+            after = aggregate.fold(batch.events, state)
+            seed = await self._ports.seeds.seed(due.match_id)
+            batches = self._with_deadlines(
+                state, [batch, *aggregate.settle(after, seed)], acted=due.seat
+            )
+            command = f"timeout:{due.match_id}:{due.seat}:{due.deadline_ms}"
+            try:
+                await self._append(state, due.match_id, state.created.game, batches, command)
+            except (DuplicateCommand, ConcurrencyConflict):
+                self.forget(due.match_id)
+                return False
+            metrics.TIMER_EXPIRIES.labels(game=state.created.game).inc()
+            log.info(
+                "timer.expired",
+                match_id=due.match_id,
+                seat=due.seat,
+                action=batch.action,
+                reason=batch.reason.code if batch.reason else "",
+            )
+            return True
+
+    async def fire_due(self) -> int:
+        fired = 0
+        now = self._ports.now_ms()
+        for due in self.timers.due(now):
+            try:
+                fired += await self.fire(due)
+            except Exception:  # logged and retried; the deadline stays in the log
+                log.exception("timer.failed", match_id=due.match_id, seat=due.seat)
+                self.timers.retry(due, now + 1000)
+        return fired
+
+    async def recover_timers(self) -> int:
+        """After a start: load every unfinished match with deadlines and track them."""
+        index = self._ports.timer_index
+        if index is None:
+            return 0
+        matches = await index.matches_with_deadlines()
+        for stream_id in matches:
+            match_id = stream_id.removeprefix("match-")
+            self.timers.track(match_id, await self.load(match_id))
+        return len(matches)
 
     def _authorize(self, state: MatchState, seat: int, token: str, internal: bool) -> None:
         if not 0 <= seat < state.players:
@@ -283,6 +358,7 @@ class Engine:
             finished=state.ended is not None,
             standings=_standings(state),
             game=state.created.game,
+            deadlines=[_deadline_pb(d) for d in state.deadlines],
         )
         if viewer is not None and state.ended is None:
             legal = game.legal_actions(state.game_state, seat)
@@ -430,6 +506,12 @@ def _blocked(state: MatchState, seat: int, legal: Any, locale: str) -> list[game
                 )
             )
     return out
+
+
+def _deadline_pb(deadline: DeadlineSet) -> game_pb2.SeatDeadline:
+    stamp = Timestamp()
+    stamp.FromMilliseconds(deadline.deadline_ms)
+    return game_pb2.SeatDeadline(seat=deadline.seat, deadline=stamp, seconds=deadline.seconds)
 
 
 def _fingerprint(request: game_pb2.SubmitActionRequest) -> bytes:

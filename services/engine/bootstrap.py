@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import time
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -39,6 +40,25 @@ class EngineApp:
     port: int
 
 
+class PostgresTimerIndex:
+    """Unfinished matches that recorded deadlines (partial indexes of migration 0004)."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def matches_with_deadlines(self) -> list[str]:
+        rows = await self._pool.fetch(
+            "SELECT DISTINCT d.stream_id FROM events d WHERE d.type = 'match.DeadlineSet'"
+            " AND NOT EXISTS (SELECT 1 FROM events e WHERE e.stream_id = d.stream_id"
+            " AND e.type = 'match.MatchEnded')"
+        )
+        return [row["stream_id"] for row in rows]
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
 class _PokingStore(PostgresEventStore):
     """The Postgres store that wakes the relay right after each append."""
 
@@ -69,8 +89,11 @@ async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
                 seeds=PostgresSeedVault(pool),
                 new_id=uuid.uuid4,
                 salt=secrets.token_bytes,
+                now_ms=now_ms,
+                timer_index=PostgresTimerIndex(pool),
             )
         )
+        await engine.recover_timers()
         relay = Relay(pool, store, js, names)
         store.relay = relay
         await bus_api.serve(nc, engine, names)
@@ -95,8 +118,17 @@ async def run(config: EngineConfig, stop: asyncio.Event) -> None:
         host = config.grpc_address.rsplit(":", 1)[0]
         log.info("engine.ready", grpc=f"{host}:{app.port}", metrics_port=metrics_port)
         relay_task = asyncio.create_task(app.relay.run(stop))
+        timer_task = asyncio.create_task(_timers(app.engine, stop))
         stopping = asyncio.create_task(stop.wait())
-        await asyncio.wait([relay_task, stopping], return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait([relay_task, timer_task, stopping], return_when=asyncio.FIRST_COMPLETED)
         log.info("engine.stopping")
         stop.set()
         await relay_task  # re-raises if the relay failed: the process exits and is restarted
+        await timer_task
+
+
+async def _timers(engine: Engine, stop: asyncio.Event, tick: float = 0.2) -> None:
+    while not stop.is_set():
+        await engine.fire_due()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), tick)

@@ -12,5 +12,8 @@ COMMAND_SECONDS = Histogram(
 EVENTS_APPENDED = Counter("tavola_engine_events_appended_total", "Events appended", ["game"])
 MATCHES_CREATED = Counter("tavola_engine_matches_created_total", "Matches created", ["game"])
 MATCHES_FINISHED = Counter("tavola_engine_matches_finished_total", "Matches finished", ["game"])
+TIMER_EXPIRIES = Counter(
+    "tavola_engine_timer_expiries_total", "Automatic moves on timeout", ["game"]
+)
 CACHED_MATCHES = Gauge("tavola_engine_cached_matches", "Matches held in the engine's cache")
 STREAMS_OPEN = Gauge("tavola_engine_event_streams_open", "Client event streams open")

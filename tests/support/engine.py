@@ -23,6 +23,26 @@ class FixedClock:
         return self._now
 
 
+class FakeNow:
+    """Milliseconds that only move when a test says so."""
+
+    def __init__(self) -> None:
+        self.ms = 1_800_000_000_000
+
+    def __call__(self) -> int:
+        return self.ms
+
+
+class MemoryTimerIndex:
+    def __init__(self, store: InMemoryEventStore) -> None:
+        self._store = store
+
+    async def matches_with_deadlines(self) -> list[str]:
+        events = await self._store.read_all(limit=1_000_000)
+        ended = {e.stream_id for e in events if e.type == "match.MatchEnded"}
+        return sorted({e.stream_id for e in events if e.type == "match.DeadlineSet"} - ended)
+
+
 class FakeSeeds:
     """Deterministic seeds per match (the real vault draws them from `secrets`)."""
 
@@ -30,8 +50,8 @@ class FakeSeeds:
         return hashlib.sha256(f"seed|{match_id}".encode()).digest()
 
 
-def counter_ids() -> object:
-    counter = itertools.count(1)
+def counter_ids(start: int = 1) -> object:
+    counter = itertools.count(start)
     return lambda: uuid.UUID(int=next(counter))
 
 
@@ -43,6 +63,20 @@ def token(seat: int) -> str:
 class EngineFixture:
     engine: Engine
     store: InMemoryEventStore
+    now: FakeNow
+
+    def restarted(self) -> Engine:
+        """A new engine process over the same log (it knows nothing until it reads)."""
+        return Engine(
+            Ports(
+                store=self.store,
+                seeds=FakeSeeds(),
+                new_id=counter_ids(start=10_000_000),
+                salt=lambda n: bytes(n),
+                now_ms=self.now,
+                timer_index=MemoryTimerIndex(self.store),
+            )
+        )
 
     async def create(
         self,
@@ -114,12 +148,15 @@ def engine_fixture() -> EngineFixture:
     store = InMemoryEventStore(FixedClock())
     ids = counter_ids()
     salts = itertools.count(1)
+    now = FakeNow()
     engine = Engine(
         Ports(
             store=store,
             seeds=FakeSeeds(),
             new_id=ids,  # type: ignore[arg-type]
             salt=lambda n: next(salts).to_bytes(n, "big"),
+            now_ms=now,
+            timer_index=MemoryTimerIndex(store),
         )
     )
-    return EngineFixture(engine, store)
+    return EngineFixture(engine, store, now)

@@ -7,7 +7,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tavola.match.events import MatchCreated, MatchEnded, SeatCredentials, SeedRevealed
+from tavola.match.events import (
+    DeadlineSet,
+    MatchCreated,
+    MatchEnded,
+    SeatCredentials,
+    SeedRevealed,
+)
 from tavola.rules import fairness, registry
 from tavola.rules.errors import GameOver, Reason
 from tavola.rules.interface import ChanceRequest, Event, Game
@@ -21,6 +27,7 @@ class MatchState:
     token_sha256: tuple[str, ...] = ()
     ended: MatchEnded | None = None
     seed_hex: str | None = None
+    deadlines: tuple[DeadlineSet, ...] = ()  # live deadlines, one per timed seat to act
 
     @property
     def game(self) -> Game[Any, Any]:
@@ -40,6 +47,10 @@ class MatchState:
         if self.ended is not None:
             return frozenset()
         return self.game.to_act(self.game_state)
+
+    def timed_by_engine(self, seat: int) -> bool:
+        """Timers apply to people and third-party bots, not to the platform's own bots."""
+        return not self.created.seats[seat].bot_level
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,11 +80,16 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
     match event:
         case SeatCredentials(token_sha256=hashes):
             return replace(state, token_sha256=hashes)
+        case DeadlineSet(seat=seat):
+            kept = tuple(d for d in state.deadlines if d.seat != seat)
+            return replace(state, deadlines=(*kept, event))
         case MatchEnded():
-            return replace(state, ended=event)
+            return replace(state, ended=event, deadlines=())
         case SeedRevealed(seed_hex=seed_hex):
             return replace(state, seed_hex=seed_hex)
-    return replace(state, game_state=state.game.evolve(state.game_state, event))
+    after = replace(state, game_state=state.game.evolve(state.game_state, event))
+    to_act = after.to_act()
+    return replace(after, deadlines=tuple(d for d in after.deadlines if d.seat in to_act))
 
 
 def fold(events: Sequence[Event], state: MatchState | None = None) -> MatchState:
@@ -122,6 +138,22 @@ def settle(state: MatchState, seed: bytes) -> list[Batch]:
         ended = MatchEnded(game.standings(state.game_state))
         batches.append(Batch("system", (ended, SeedRevealed(seed.hex()))))
     return batches
+
+
+def deadlines_due(state: MatchState, now_ms: int, acted: int | None = None) -> Batch | None:
+    """Deadlines to record after a change: each timed seat to act that has none running
+    (the seat that just acted, ``acted``, always gets a fresh one)."""
+    if state.ended is not None:
+        return None
+    running = {d.seat for d in state.deadlines if d.seat != acted}
+    events: list[Event] = []
+    for seat in sorted(state.to_act()):
+        if seat in running or not state.timed_by_engine(seat):
+            continue
+        seconds = state.game.turn_timer(state.game_state, seat)
+        if seconds:
+            events.append(DeadlineSet(seat, now_ms + seconds * 1000, seconds))
+    return Batch("system", tuple(events)) if events else None
 
 
 def resolve_chance(state: MatchState, request: ChanceRequest, seed: bytes) -> Batch:

@@ -48,6 +48,15 @@ class SeatCredentials(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DeadlineSet(Event):
+    """A seat must act by ``deadline_ms`` (Unix ms) or the engine acts for it."""
+
+    seat: int
+    deadline_ms: int
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
     standings: tuple[SeatScore, ...]
 
@@ -59,4 +68,10 @@ class SeedRevealed(Event):
     seed_hex: str
 
 
-PLATFORM_EVENTS: tuple[type[Event], ...] = (MatchCreated, SeatCredentials, MatchEnded, SeedRevealed)
+PLATFORM_EVENTS: tuple[type[Event], ...] = (
+    MatchCreated,
+    SeatCredentials,
+    DeadlineSet,
+    MatchEnded,
+    SeedRevealed,
+)

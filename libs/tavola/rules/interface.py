@@ -225,6 +225,14 @@ class Game(ABC, Generic[S, A]):
             raise NotYourTurn(Reason.of("game.not_your_turn", seat=seat, on_turn=""))
         return legal[0], Reason.of("auto.first_legal")
 
+    def turn_timer(self, state: S, seat: int) -> int | None:
+        """Seconds a seat has for its current decision, or ``None`` (untimed).
+
+        The engine records each deadline as a fact and, when it passes, plays
+        ``automatic_action`` for the seat. Default: untimed; games whose rule book sets
+        timers (Spades: 30 s a bid, 25 s a card) override this."""
+        return None
+
     def seat_left(self, state: S, seat: int) -> list[Event]:
         """Events when a player leaves for good. Default: none — a bot takes the seat over
         and the rules go on. A game whose rule book says otherwise (Doppelkopf: the game

@@ -184,6 +184,12 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
         )
 
     # ----- turns and legality ----------------------------------------------------------
+    def turn_timer(self, state: SpadesState, seat: int) -> int | None:
+        """The rule book's timers: 30 s for a bid, 25 s for a card."""
+        if seat not in self.to_act(state):
+            return None
+        return 30 if state.phase == "bidding" else 25
+
     def to_act(self, state: SpadesState) -> frozenset[int]:
         if state.phase not in ("bidding", "play") or state.turn is None:
             return frozenset()

@@ -1,0 +1,50 @@
+"""Turn timers: deadlines are facts in the log (``match.DeadlineSet``); this keeps the ones
+still running in memory so the engine can act when they pass. Rebuilt at start from the
+log (``Engine.recover_timers``), so a restart loses no timer."""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+from tavola.match.aggregate import MatchState
+
+
+@dataclass(order=True, frozen=True)
+class Due:
+    fire_at_ms: int
+    match_id: str
+    seat: int
+    deadline_ms: int
+
+
+class TimerWheel:
+    def __init__(self) -> None:
+        self._heap: list[Due] = []
+        self._live: dict[tuple[str, int], int] = {}
+
+    def track(self, match_id: str, state: MatchState) -> None:
+        """Replace what is known of a match's running deadlines by the state's."""
+        for key in [k for k in self._live if k[0] == match_id]:
+            del self._live[key]
+        for deadline in state.deadlines:
+            self._live[(match_id, deadline.seat)] = deadline.deadline_ms
+            heapq.heappush(
+                self._heap, Due(deadline.deadline_ms, match_id, deadline.seat, deadline.deadline_ms)
+            )
+
+    def due(self, now_ms: int) -> list[Due]:
+        """Deadlines passed and still running."""
+        out = []
+        while self._heap and self._heap[0].fire_at_ms <= now_ms:
+            item = heapq.heappop(self._heap)
+            if self._live.get((item.match_id, item.seat)) == item.deadline_ms:
+                out.append(item)
+        return out
+
+    def retry(self, item: Due, at_ms: int) -> None:
+        """Try again later (the engine could not act now, e.g. a transient error)."""
+        heapq.heappush(self._heap, Due(at_ms, item.match_id, item.seat, item.deadline_ms))
+
+    def __len__(self) -> int:
+        return len(self._live)

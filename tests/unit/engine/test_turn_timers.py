@@ -1,0 +1,91 @@
+"""Turn timers: deadlines are facts in the log, the engine plays the automatic move when
+one passes, records it as automatic with its reason, and no restart loses a timer."""
+
+from __future__ import annotations
+
+from support.engine import engine_fixture
+from tavola.v1 import events_pb2
+
+
+async def deadlines(fx, match_id="m1"):
+    return [
+        e for e in await fx.engine.events_after(match_id, -1, 0) if e.type == "match.DeadlineSet"
+    ]
+
+
+async def test_a_spades_bid_gets_a_thirty_second_deadline_known_to_every_client():
+    fx = engine_fixture()
+    await fx.create(game="spades", players=4)
+    (deadline,) = await deadlines(fx)
+    fields = {f.name: f.value.int_value for f in deadline.payload.fields}
+    assert fields["seconds"] == 30
+    assert fields["deadline_ms"] == fx.now.ms + 30_000
+    assert deadline.public
+
+
+async def test_no_deadline_is_set_for_the_platforms_own_bots():
+    fx = engine_fixture()
+    await fx.create(game="spades", players=4, bots=(0, 1, 2, 3))
+    assert await deadlines(fx) == []
+
+
+async def test_when_the_bid_timer_runs_out_the_suggested_bid_is_made_and_marked_automatic():
+    fx = engine_fixture()
+    await fx.create(game="spades", players=4)
+    before = (await fx.view("m1", -1)).version
+    fx.now.ms += 29_999
+    assert await fx.engine.fire_due() == 0
+    fx.now.ms += 1
+    assert await fx.engine.fire_due() == 1
+    new = await fx.engine.events_after("m1", -1, before)
+    timeout = [e for e in new if e.cause.kind == events_pb2.CAUSE_KIND_TIMEOUT]
+    assert timeout and timeout[0].cause.action.startswith("bid")
+    assert timeout[0].cause.automatic_reason.code
+    assert new[-1].type == "match.DeadlineSet"  # the next seat's clock starts
+
+
+async def test_a_move_in_time_cancels_the_timer():
+    fx = engine_fixture()
+    await fx.create(game="spades", players=4)
+    (seat,) = (await fx.view("m1", -1)).to_act
+    await fx.act("m1", seat, "bid 3")
+    fx.now.ms += 29_000
+    await fx.act("m1", (seat + 1) % 4, "bid 2")
+    fx.now.ms += 2_000  # the first deadline has passed, but that bid was made
+    assert await fx.engine.fire_due() == 0
+
+
+async def test_a_restarted_engine_recovers_running_timers_from_the_log():
+    fx = engine_fixture()
+    await fx.create(game="spades", players=4)
+    engine = fx.restarted()
+    assert await engine.recover_timers() == 1
+    fx.now.ms += 30_000
+    assert await engine.fire_due() == 1
+
+
+async def test_a_match_with_automatic_moves_still_verifies_offline():
+    from tavola.cli.replay import decode
+    from tavola.match.verify import verify
+
+    fx = engine_fixture()
+    await fx.create(game="spades", players=4, bots=(1, 2, 3))
+    for _ in range(400):
+        spectator = await fx.view("m1", -1)
+        if spectator.finished:
+            break
+        fx.now.ms += 31_000
+        fired = await fx.engine.fire_due()
+        if not fired:
+            seat = spectator.to_act[0]
+            await fx.act("m1", seat, (await fx.view("m1", seat)).legal_actions[0].code)
+    assert (await fx.view("m1", -1)).finished
+    verify(decode(await fx.store.read_stream("match-m1")))
+
+
+async def test_the_view_tells_clients_the_running_deadline():
+    fx = engine_fixture()
+    await fx.create(game="spades", players=4)
+    view = await fx.view("m1", -1)
+    (deadline,) = view.deadlines
+    assert deadline.seconds == 30 and deadline.deadline.ToMilliseconds() == fx.now.ms + 30_000
