@@ -19,6 +19,7 @@ from tavola.bus import subjects
 from tavola.bus.relay import Relay
 from tavola.eventlog.migrate import migrate
 from tavola.eventlog.postgres import PostgresEventStore
+from tavola.protocol.grpc_server import MalformedRequestInterceptor
 from tavola.service import runtime
 from tavola.service.seeds import PostgresSeedVault
 
@@ -98,9 +99,10 @@ async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
         store.relay = relay
         await bus_api.serve(nc, engine, names)
         server = grpc.aio.server(
+            interceptors=[MalformedRequestInterceptor()],
             options=[
                 ("grpc.max_receive_message_length", config.max_message_bytes),
-            ]
+            ],
         )
         grpc_api.add_to_server(server, engine, nc, names)
         runtime.add_health_and_reflection(server, grpc_api.SERVICE_NAMES)

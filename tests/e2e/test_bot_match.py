@@ -92,3 +92,29 @@ def test_an_oversized_message_is_refused(client):
             timeout=10,
         )
     assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+def test_a_message_that_is_not_protobuf_gets_invalid_argument(client):
+    raw = client.channel.unary_unary("/tavola.v1.GameService/SubmitAction")
+    with pytest.raises(grpc.RpcError) as caught:
+        raw(b"\xff\xff\xff\xff not protobuf", timeout=10)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.details()
+
+
+def test_the_server_offers_health_and_reflection(client):
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+    from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+    health = health_pb2_grpc.HealthStub(client.channel).Check(
+        health_pb2.HealthCheckRequest(service="tavola.v1.GameService"), timeout=5
+    )
+    assert health.status == health_pb2.HealthCheckResponse.SERVING
+    stub = reflection_pb2_grpc.ServerReflectionStub(client.channel)
+    replies = list(
+        stub.ServerReflectionInfo(
+            iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=5
+        )
+    )
+    names = {s.name for s in replies[0].list_services_response.service}
+    assert {"tavola.v1.GameService", "tavola.v1.LobbyService", "tavola.v1.ScoringService"} <= names
