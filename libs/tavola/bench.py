@@ -147,7 +147,7 @@ def e2e(table_counts: list[int]) -> None:
             asyncio.run(drop_database(infra.database_url, name))
 
 
-OPENSPIEL = (
+OPENSPIEL: tuple[tuple[str, int, dict[str, str], str], ...] = (
     ("spades", 4, {}, "spades"),
     ("dominoes", 4, {"mode": "partnership"}, "python_team_dominoes"),
     ("dominoes", 2, {"mode": "block"}, "python_block_dominoes"),

@@ -48,7 +48,7 @@ async def _refuse(context: grpc.aio.ServicerContext, request: _Malformed) -> Non
     )
 
 
-class MalformedRequestInterceptor(grpc.aio.ServerInterceptor):
+class MalformedRequestInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     async def intercept_service(
         self,
         continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
@@ -70,7 +70,7 @@ class MalformedRequestInterceptor(grpc.aio.ServerInterceptor):
                     await _refuse(context, request)
                 return await inner(request, context)
 
-            return handler._replace(request_deserializer=safe, unary_unary=unary)  # type: ignore[attr-defined,no-any-return]
+            return handler._replace(request_deserializer=safe, unary_unary=unary)
         if handler.unary_stream is not None:
             stream = handler.unary_stream
 
@@ -82,5 +82,5 @@ class MalformedRequestInterceptor(grpc.aio.ServerInterceptor):
                 async for item in stream(request, context):
                     yield item
 
-            return handler._replace(request_deserializer=safe, unary_stream=streaming)  # type: ignore[attr-defined,no-any-return]
+            return handler._replace(request_deserializer=safe, unary_stream=streaming)
         return handler
