@@ -199,7 +199,7 @@ class Engine:
             version=state.version + count, first_version=state.version + 1
         )
         try:
-            bot = internal and state.created.seats[request.seat].is_bot
+            bot = internal and state.seat(request.seat).is_bot
             await self._append(
                 state,
                 request.match_id,
@@ -332,9 +332,11 @@ class Engine:
         if not 0 <= seat < state.players:
             raise errors.invalid("game.no_such_seat", seat=seat)
         if internal:
-            if not state.created.seats[seat].is_bot:
+            if not state.seat(seat).bot_level:
                 raise errors.denied("seat.not_bot", seat=seat)
             return
+        if state.has_left(seat):
+            raise errors.denied("seat.already_left", seat=seat)
         if not aggregate.token_matches(state, seat, token):
             raise errors.denied("seat.bad_token", seat=seat)
 
@@ -387,6 +389,29 @@ class Engine:
                 legal=False, reason=codec.reason_to_pb(error.reason, text)
             )
         return game_pb2.ExplainActionResponse(legal=True)
+
+    async def leave(self, request: game_pb2.LeaveMatchRequest) -> game_pb2.LeaveMatchResponse:
+        """A player leaves for good (idempotent per seat)."""
+        async with self._locks[request.match_id]:
+            state = await self.load(request.match_id)
+            self._authorize(state, request.seat, request.seat_token, internal=False)
+            try:
+                batch = aggregate.decide_leave(state, request.seat)
+            except RulesError as error:
+                raise errors.from_rules_error(error) from None
+            after = aggregate.fold(batch.events, state)
+            seed = await self._ports.seeds.seed(request.match_id)
+            batches = self._with_deadlines(state, [batch, *aggregate.settle(after, seed)])
+            version = await self._append(
+                state,
+                request.match_id,
+                state.created.game,
+                batches,
+                f"leave:{request.match_id}:{request.seat}",
+            )
+        replaced = after.seat(request.seat).bot_level if batch.events else ""
+        log.info("seat.left", match_id=request.match_id, seat=request.seat, replaced_by=replaced)
+        return game_pb2.LeaveMatchResponse(version=version, replaced_by=replaced)
 
     async def hint(self, request: game_pb2.GetHintRequest) -> game_pb2.GetHintResponse:
         """The hard bot's choice for the seat, from exactly what the seat knows."""
@@ -450,7 +475,7 @@ class Engine:
                     is_bot=s.is_bot,
                     bot_level=s.bot_level,
                 )
-                for s in created.seats
+                for s in (state.seat(i) for i in range(state.players))
             ],
             client_seeds=[s.client_seed_hex for s in created.seats],
         )
@@ -471,14 +496,13 @@ class Engine:
 
 
 def _standings(state: MatchState) -> list[game_pb2.SeatStanding]:
-    seats = state.created.seats
     return [
         game_pb2.SeatStanding(
             seat=s.seat,
             score=s.score,
             rank=s.rank,
-            player_name=seats[s.seat].player_name,
-            is_bot=seats[s.seat].is_bot,
+            player_name=state.seat(s.seat).player_name,
+            is_bot=state.seat(s.seat).is_bot,
         )
         for s in state.game.standings(state.game_state)
     ]

@@ -87,6 +87,11 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
     ) -> game_pb2.GetMatchResponse:
         return await _guard(context, "GetMatch", request, lambda: self._engine.get_match(request))
 
+    async def LeaveMatch(  # noqa: N802
+        self, request: game_pb2.LeaveMatchRequest, context: grpc.aio.ServicerContext
+    ) -> game_pb2.LeaveMatchResponse:
+        return await _guard(context, "LeaveMatch", request, lambda: self._engine.leave(request))
+
     async def GetHint(
         self, request: game_pb2.GetHintRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.GetHintResponse:

@@ -12,10 +12,12 @@ from tavola.match.events import (
     MatchCreated,
     MatchEnded,
     SeatCredentials,
+    SeatInfo,
+    SeatLeft,
     SeedRevealed,
 )
 from tavola.rules import fairness, registry
-from tavola.rules.errors import GameOver, Reason
+from tavola.rules.errors import GameOver, IllegalAction, Reason
 from tavola.rules.interface import ChanceRequest, Event, Game
 
 
@@ -28,6 +30,7 @@ class MatchState:
     ended: MatchEnded | None = None
     seed_hex: str | None = None
     deadlines: tuple[DeadlineSet, ...] = ()  # live deadlines, one per timed seat to act
+    left: tuple[SeatLeft, ...] = ()
 
     @property
     def game(self) -> Game[Any, Any]:
@@ -48,9 +51,25 @@ class MatchState:
             return frozenset()
         return self.game.to_act(self.game_state)
 
+    def seat(self, seat: int) -> SeatInfo:
+        """Who plays a seat now (a bot that took over a departed player is marked)."""
+        info = self.created.seats[seat]
+        for departure in self.left:
+            if departure.seat == seat and departure.replaced_by:
+                return replace(
+                    info,
+                    is_bot=True,
+                    bot_level=departure.replaced_by,
+                    player_name=f"Bot ({departure.replaced_by}) for {info.player_name}",
+                )
+        return info
+
+    def has_left(self, seat: int) -> bool:
+        return any(d.seat == seat for d in self.left)
+
     def timed_by_engine(self, seat: int) -> bool:
         """Timers apply to people and third-party bots, not to the platform's own bots."""
-        return not self.created.seats[seat].bot_level
+        return not self.seat(seat).bot_level
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +102,9 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
         case DeadlineSet(seat=seat):
             kept = tuple(d for d in state.deadlines if d.seat != seat)
             return replace(state, deadlines=(*kept, event))
+        case SeatLeft(seat=seat):
+            kept = tuple(d for d in state.deadlines if d.seat != seat)
+            return replace(state, left=(*state.left, event), deadlines=kept)
         case MatchEnded():
             return replace(state, ended=event, deadlines=())
         case SeedRevealed(seed_hex=seed_hex):
@@ -114,6 +136,18 @@ def decide_action(state: MatchState, seat: int, code: str) -> Batch:
     action = game.decode_action(code)
     events = game.decide(state.game_state, seat, action)
     return Batch("action", tuple(events), seat=seat, action=game.encode_action(action))
+
+
+def decide_leave(state: MatchState, seat: int, takeover_level: str = "easy") -> Batch:
+    """A player leaves: the game's rules say what happens (``Game.seat_left``); when they
+    say nothing, a bot of ``takeover_level`` takes the seat."""
+    if state.ended is not None:
+        raise GameOver(Reason.of("game.over"))
+    if state.has_left(seat):
+        raise IllegalAction(Reason.of("seat.already_left", seat=seat))
+    events = state.game.seat_left(state.game_state, seat)
+    left = SeatLeft(seat, "" if events else takeover_level)
+    return Batch("leave", (left, *events), seat=seat)
 
 
 def decide_timeout(state: MatchState, seat: int) -> Batch:

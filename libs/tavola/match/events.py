@@ -57,6 +57,15 @@ class DeadlineSet(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SeatLeft(Event):
+    """A player left for good; ``replaced_by`` is the bot level now playing the seat (always
+    marked as a bot), or empty when the game's rules took the seat out instead."""
+
+    seat: int
+    replaced_by: str
+
+
+@dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
     standings: tuple[SeatScore, ...]
 
@@ -72,6 +81,7 @@ PLATFORM_EVENTS: tuple[type[Event], ...] = (
     MatchCreated,
     SeatCredentials,
     DeadlineSet,
+    SeatLeft,
     MatchEnded,
     SeedRevealed,
 )

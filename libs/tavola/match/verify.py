@@ -111,6 +111,10 @@ def _expected(state: MatchState, first: Recorded, seed: bytes) -> tuple[Event, .
             return aggregate.decide_timeout(state, first.seat).events
     except RulesError as error:
         raise Discrepancy(first.version, f"illegal recorded action: {error.reason.code}") from None
+    if first.kind == "leave":
+        return aggregate.decide_leave(
+            state, first.seat, getattr(first.event, "replaced_by", "") or "easy"
+        ).events
     if first.kind == "chance":
         request = state.game.chance(state.game_state)
         if request is None or request.purpose != first.chance_purpose:

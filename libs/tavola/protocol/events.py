@@ -121,4 +121,5 @@ CAUSE_KINDS = {
     "chance": events_pb2.CAUSE_KIND_CHANCE,
     "system": events_pb2.CAUSE_KIND_SYSTEM,
     "timeout": events_pb2.CAUSE_KIND_TIMEOUT,
+    "leave": events_pb2.CAUSE_KIND_LEAVE,
 }

@@ -198,3 +198,37 @@ async def test_a_hint_is_a_legal_action_with_a_reason_for_the_seat_on_turn():
             )
         )
     assert caught.value.code == grpc.StatusCode.FAILED_PRECONDITION
+
+
+async def test_a_player_who_leaves_is_replaced_by_a_marked_bot_and_loses_the_seat():
+    fx = engine_fixture()
+    await fx.create()
+    left = await fx.engine.leave(
+        game_pb2.LeaveMatchRequest(match_id="m1", seat=2, seat_token=token(2))
+    )
+    assert left.replaced_by == "easy"
+    match = await fx.engine.get_match(game_pb2.GetMatchRequest(match_id="m1"))
+    assert match.seats[2].is_bot and match.seats[2].bot_level == "easy"
+    with pytest.raises(ServiceError) as caught:
+        await fx.view("m1", 2)
+    assert caught.value.code == grpc.StatusCode.PERMISSION_DENIED
+    with pytest.raises(ServiceError):
+        await fx.engine.leave(
+            game_pb2.LeaveMatchRequest(match_id="m1", seat=2, seat_token=token(2))
+        )
+
+
+async def test_a_doppelkopf_player_leaving_ends_the_game_unscored_as_the_rule_book_says():
+    fx = engine_fixture()
+    await fx.create(game="doppelkopf", players=4)
+    left = await fx.engine.leave(
+        game_pb2.LeaveMatchRequest(match_id="m1", seat=1, seat_token=token(1))
+    )
+    assert left.replaced_by == ""
+    types = [e.type for e in await fx.engine.events_after("m1", -1, 0)]
+    assert "match.SeatLeft" in types
+    assert types[-2:] == ["match.MatchEnded", "match.SeedRevealed"]  # too few remain
+    from tavola.cli.replay import decode
+    from tavola.match.verify import verify
+
+    verify(decode(await fx.store.read_stream("match-m1")))
