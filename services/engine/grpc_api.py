@@ -87,7 +87,7 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
     ) -> game_pb2.GetMatchResponse:
         return await _guard(context, "GetMatch", request, lambda: self._engine.get_match(request))
 
-    async def LeaveMatch(  # noqa: N802
+    async def LeaveMatch(
         self, request: game_pb2.LeaveMatchRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.LeaveMatchResponse:
         return await _guard(context, "LeaveMatch", request, lambda: self._engine.leave(request))

@@ -139,4 +139,90 @@ MESSAGES = {
     "barbu.contract.no-king": {"en": "No King of Hearts", "pt": "Sem Rei de Copas"},
     "barbu.contract.trumps": {"en": "Trumps", "pt": "Trunfos"},
     "barbu.contract.domino": {"en": "Domino", "pt": "Dominó"},
+    "barbu.hint.contract": {
+        "en": "Choose {contract}: of the contracts left, your hand suits it best.",
+        "pt": "Escolhe {contract}: dos contratos que restam, é o que melhor serve a tua mão.",
+    },
+    "barbu.hint.pass": {
+        "en": "Pass: no double looks profitable with this hand.",
+        "pt": "Passa: com esta mão nenhum dobro parece compensar.",
+    },
+    "barbu.hint.double": {
+        "en": "Double {seats}: you expect to score more than them in this contract.",
+        "pt": "Dobra {seats}: esperas fazer mais pontos do que eles neste contrato.",
+    },
+    "barbu.hint.double_owed": {
+        "en": "Double {seats}: you still owe {owed} double(s) of the declarer in this block, "
+        "and this hand is a fair one to pay them with.",
+        "pt": "Dobra {seats}: ainda deves {owed} dobro(s) ao declarante neste bloco, e esta mão "
+        "é boa para os pagar.",
+    },
+    "barbu.hint.forced": {
+        "en": "{card} is your only legal card.",
+        "pt": "O {card} é a única carta que podes jogar.",
+    },
+    "barbu.hint.duck": {
+        "en": "Play {card}: your highest card that still loses the trick.",
+        "pt": "Joga o {card}: a tua carta mais alta que ainda perde a vaza.",
+    },
+    "barbu.hint.dump_high": {
+        "en": "Play {card}: these tricks cost nothing yet, so shed your high cards.",
+        "pt": "Joga o {card}: estas vazas ainda não custam nada, livra-te das cartas altas.",
+    },
+    "barbu.hint.win_anyway": {
+        "en": "Play {card}: you take this trick whatever you play, so get rid of a high card.",
+        "pt": "Joga o {card}: ganhas esta vaza de qualquer maneira, livra-te de uma carta alta.",
+    },
+    "barbu.hint.lose_low": {
+        "en": "Play {card}: you cannot duck, so play low and hope a later card beats it.",
+        "pt": "Joga o {card}: não consegues ficar por baixo; joga baixo e espera que alguém "
+        "o supere.",
+    },
+    "barbu.hint.discard": {
+        "en": "Discard {card}: you have none of the suit led, and it is your most dangerous card.",
+        "pt": "Descarta o {card}: não tens o naipe pedido e é a tua carta mais perigosa.",
+    },
+    "barbu.hint.lead_low": {
+        "en": "Lead {card}: your lowest card.",
+        "pt": "Sai com o {card}: a tua carta mais baixa.",
+    },
+    "barbu.hint.lead_safe": {
+        "en": "Lead {card}: counting the cards still out and who is void, it is the lead "
+        "least likely to win the trick.",
+        "pt": "Sai com o {card}: contando as cartas que faltam e quem não tem o naipe, é a "
+        "saída com menos hipóteses de ganhar a vaza.",
+    },
+    "barbu.hint.win_cheap": {
+        "en": "Play {card}: the cheapest card that wins the trick.",
+        "pt": "Joga o {card}: a carta mais barata que ganha a vaza.",
+    },
+    "barbu.hint.win_sure": {
+        "en": "Play {card}: nobody after you can beat it (cards counted, voids known).",
+        "pt": "Joga o {card}: ninguém depois de ti o pode superar (cartas contadas, faltas "
+        "conhecidas).",
+    },
+    "barbu.hint.play_low": {
+        "en": "Play {card}: this trick cannot be won safely, keep your good cards.",
+        "pt": "Joga o {card}: esta vaza não se ganha com segurança, guarda as cartas boas.",
+    },
+    "barbu.hint.lead_winner": {
+        "en": "Lead {card}: it should win the trick.",
+        "pt": "Sai com o {card}: deve ganhar a vaza.",
+    },
+    "barbu.hint.draw_trumps": {
+        "en": "Lead {card}: the highest trump left, to draw the others' trumps.",
+        "pt": "Sai com o {card}: o trunfo mais alto que resta, para puxar os trunfos dos outros.",
+    },
+    "barbu.hint.lead_short": {
+        "en": "Lead {card}: from your shortest side suit, to be able to trump it soon.",
+        "pt": "Sai com o {card}: do teu naipe lateral mais curto, para poderes trunfar em breve.",
+    },
+    "barbu.hint.domino_chain": {
+        "en": "Play {card}: it opens the way to more of your own cards.",
+        "pt": "Joga o {card}: abre caminho a mais cartas tuas.",
+    },
+    "barbu.hint.domino_block": {
+        "en": "Play {card}: it helps the others least.",
+        "pt": "Joga o {card}: é a que menos ajuda os outros.",
+    },
 }

@@ -45,6 +45,39 @@ MESSAGES = {
         "en": "Time ran out: your heaviest playable tile, {tile}, was played.",
         "pt": "O tempo acabou: foi jogada a sua peça mais pesada que encaixa, a {tile}.",
     },
+    # ----- hints (the hard bot's move and why) ------------------------------------------
+    "dominoes.hint.only_move": {
+        "en": "Play {tile}: it is your only tile that fits.",
+        "pt": "Jogue a {tile}: é a sua única peça que encaixa.",
+    },
+    "dominoes.hint.domino": {
+        "en": "Play {tile}: it is your last tile, you go out (domino).",
+        "pt": "Jogue a {tile}: é a sua última peça, você bate.",
+    },
+    "dominoes.hint.block": {
+        "en": "Play {tile}: it blocks the game while your side should hold fewer pips.",
+        "pt": "Jogue a {tile}: ela tranca o jogo e a sua dupla deve ter menos pontos na mão.",
+    },
+    "dominoes.hint.opponent_lacks": {
+        "en": "Play {tile}: counting the passes and the tiles seen, the next opponent has no "
+        "{numbers}, so they cannot play (they pass or draw).",
+        "pt": "Jogue a {tile}: pelos passes e pelas peças já vistas, o próximo adversário não "
+        "tem {numbers}, então não pode jogar (passa ou compra).",
+    },
+    "dominoes.hint.heavy": {
+        "en": "Play {tile}: get rid of a heavy tile ({pips} pips) before the count.",
+        "pt": "Jogue a {tile}: livre-se de uma peça pesada ({pips} pontos) antes da contagem.",
+    },
+    "dominoes.hint.keep_control": {
+        "en": "Play {tile}: it leaves {numbers} open, which you can still follow.",
+        "pt": "Jogue a {tile}: deixa {numbers} nas pontas, e você ainda tem peça para elas.",
+    },
+    "dominoes.hint.count": {
+        "en": "Play {tile}: counting the tiles seen and the passes, it leaves {numbers} open, "
+        "which the next opponent can match only about {chance}% of the time.",
+        "pt": "Jogue a {tile}: contando as peças vistas e os passes, ela deixa {numbers} nas "
+        "pontas, e o próximo adversário só tem peça para isso em cerca de {chance}% das vezes.",
+    },
     # ----- announcements ------------------------------------------------------------------
     "dominoes.opening.any": {
         "en": "Player {seat} opens the hand with any tile.",

@@ -54,4 +54,69 @@ MESSAGES = {
         "en": "Time ran out: the table played a safe card for you, {card}.",
         "pt": "O tempo acabou: a mesa jogou uma carta segura por você, {card}.",
     },
+    # ----- hints: the hard level's choice and why (tavola.games.spades.bots.hint) -----
+    "spades.hint.bid": {
+        "en": "Bid {bid}: your cards are worth about {worth} tricks.",
+        "pt": "Dê o lance de {bid}: as suas cartas valem cerca de {worth} vazas.",
+    },
+    "spades.hint.nil": {
+        "en": "Bid nil: no high spade, no side ace, and your high cards are well covered.",
+        "pt": "Dê nulo: sem espada alta, sem ás nos outros naipes e cartas altas bem protegidas.",
+    },
+    "spades.hint.only": {
+        "en": "Play {card}: it is your only legal card.",
+        "pt": "Jogue o {card}: é a sua única carta válida.",
+    },
+    "spades.hint.forced": {
+        "en": "Play {card}: every card you may play wins this trick; this one costs least.",
+        "pt": "Jogue o {card}: qualquer carta sua ganha esta vaza; esta é a que custa menos.",
+    },
+    "spades.hint.keep_nil": {
+        "en": "Play {card}: you bid nil, so get rid of your highest card that loses.",
+        "pt": "Jogue o {card}: você deu nulo, então livre-se da carta mais alta que perde.",
+    },
+    "spades.hint.cover_nil": {
+        "en": "Play {card}: your partner bid nil; take the trick above your partner.",
+        "pt": "Jogue o {card}: o seu parceiro deu nulo; ganhe a vaza por cima dele.",
+    },
+    "spades.hint.set_nil": {
+        "en": "Play {card}: an opponent bid nil; play low and let them take the trick.",
+        "pt": "Jogue o {card}: um adversário deu nulo; jogue baixo e deixe-o ganhar a vaza.",
+    },
+    "spades.hint.cash": {
+        "en": "Lead {card}: no card left in play can beat it.",
+        "pt": "Saia com o {card}: nenhuma carta ainda em jogo ganha dele.",
+    },
+    "spades.hint.partner_ruff": {
+        "en": "Lead {card}: your partner has no card of that suit and can trump it.",
+        "pt": "Saia com o {card}: o seu parceiro não tem esse naipe e pode cortar com espada.",
+    },
+    "spades.hint.lead_low": {
+        "en": "Lead {card}: a low card, keeping your high cards for later.",
+        "pt": "Saia com o {card}: uma carta baixa, guardando as altas para depois.",
+    },
+    "spades.hint.partner_wins": {
+        "en": "Play {card}: your partner is winning this trick; do not waste a high card.",
+        "pt": "Jogue o {card}: o seu parceiro está ganhando a vaza; não gaste carta alta.",
+    },
+    "spades.hint.win_sure": {
+        "en": "Play {card}: the cheapest card that surely wins this trick.",
+        "pt": "Jogue o {card}: a carta mais barata que ganha esta vaza com certeza.",
+    },
+    "spades.hint.second_low": {
+        "en": "Play {card}: play low second; your partner still plays after you.",
+        "pt": "Jogue o {card}: em segundo, jogue baixo; o seu parceiro ainda joga depois.",
+    },
+    "spades.hint.win": {
+        "en": "Play {card}: it wins the trick for now and makes the last player pay.",
+        "pt": "Jogue o {card}: ganha a vaza por enquanto e obriga o último a gastar.",
+    },
+    "spades.hint.duck": {
+        "en": "Play {card}: you cannot win this trick; keep your good cards.",
+        "pt": "Jogue o {card}: você não ganha esta vaza; guarde as cartas boas.",
+    },
+    "spades.hint.avoid_bags": {
+        "en": "Play {card}: your side has its tricks; avoid bags.",
+        "pt": "Jogue o {card}: a sua dupla já tem as vazas; evite sobras.",
+    },
 }
