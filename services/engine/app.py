@@ -28,7 +28,7 @@ from tavola.eventlog.model import EventStore, StoredEvent
 from tavola.match import aggregate
 from tavola.match.aggregate import Batch, MatchState
 from tavola.match.events import DeadlineSet, MatchCreated, OptionEntry, SeatCredentials, SeatInfo
-from tavola.protocol import errors
+from tavola.protocol import errors, records_export
 from tavola.protocol import events as codec
 from tavola.protocol.envelopes import SPECTATOR, to_envelope
 from tavola.protocol.errors import ServiceError
@@ -412,6 +412,20 @@ class Engine:
         replaced = after.seat(request.seat).bot_level if batch.events else ""
         log.info("seat.left", match_id=request.match_id, seat=request.seat, replaced_by=replaced)
         return game_pb2.LeaveMatchResponse(version=version, replaced_by=replaced)
+
+    async def export(self, request: game_pb2.ExportMatchRequest) -> game_pb2.ExportMatchResponse:
+        """The finished match's events exactly as stored, for offline verification."""
+        _check_id("match_id", request.match_id)
+        stored = await self._ports.store.read_stream(stream_of(request.match_id))
+        if not stored:
+            raise errors.not_found("match.not_found", match_id=request.match_id)
+        if stored[-1].type != "match.SeedRevealed":
+            raise errors.precondition("match.not_finished", match_id=request.match_id)
+        return game_pb2.ExportMatchResponse(
+            format=records_export.FORMAT,
+            match_id=request.match_id,
+            events=[records_export.to_record(s) for s in stored],
+        )
 
     async def hint(self, request: game_pb2.GetHintRequest) -> game_pb2.GetHintResponse:
         """The hard bot's choice for the seat, from exactly what the seat knows."""

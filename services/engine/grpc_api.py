@@ -92,6 +92,11 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
     ) -> game_pb2.LeaveMatchResponse:
         return await _guard(context, "LeaveMatch", request, lambda: self._engine.leave(request))
 
+    async def ExportMatch(
+        self, request: game_pb2.ExportMatchRequest, context: grpc.aio.ServicerContext
+    ) -> game_pb2.ExportMatchResponse:
+        return await _guard(context, "ExportMatch", request, lambda: self._engine.export(request))
+
     async def GetHint(
         self, request: game_pb2.GetHintRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.GetHintResponse:

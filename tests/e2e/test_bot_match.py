@@ -118,3 +118,29 @@ def test_the_server_offers_health_and_reflection(client):
     )
     names = {s.name for s in replies[0].list_services_response.service}
     assert {"tavola.v1.GameService", "tavola.v1.LobbyService", "tavola.v1.ScoringService"} <= names
+
+
+def test_a_finished_match_exports_as_a_record_that_verifies_offline(client, tmp_path):
+    from google.protobuf import json_format
+    from tavola.cli.replay import verify_file
+
+    match_id, _ = bot_table(client, "fan-tan", 3)
+    list(
+        client.game.StreamEvents(
+            game_pb2.StreamEventsRequest(match_id=match_id, seat=-1, until_end=True), timeout=120
+        )
+    )
+    record = client.game.ExportMatch(game_pb2.ExportMatchRequest(match_id=match_id))
+    path = tmp_path / "record.json"
+    path.write_text(json_format.MessageToJson(record))
+    assert verify_file(str(path)) == 0
+    record.events[7].payload = record.events[7].payload[:-1] + b"\x01"
+    path.write_text(json_format.MessageToJson(record))
+    assert verify_file(str(path)) == 1
+
+
+def test_an_unfinished_match_cannot_be_exported(client):
+    match_id, _ = bot_table(client, "fan-tan", 4, humans=1)
+    with pytest.raises(grpc.RpcError) as caught:
+        client.game.ExportMatch(game_pb2.ExportMatchRequest(match_id=match_id))
+    assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION

@@ -32,9 +32,14 @@ def _parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="rebuild a match from the log and print it")
     replay.add_argument("match_id")
     replay.add_argument("--database-url", default=None)
-    verify = sub.add_parser("verify", help="verify a finished match from the log")
-    verify.add_argument("match_id")
+    verify = sub.add_parser("verify", help="verify a finished match (log or exported record)")
+    verify.add_argument("match_id", nargs="?", default="")
     verify.add_argument("--database-url", default=None)
+    verify.add_argument("--file", default=None, help="an exported record (tavola export)")
+    export = sub.add_parser("export", help="a finished match as a self-contained record")
+    export.add_argument("match_id")
+    export.add_argument("-o", "--output", default="-")
+    export.add_argument("--address", default=None)
     return parser
 
 
@@ -57,9 +62,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return replay(args.match_id, args.database_url)
     if args.command == "verify":
-        from tavola.cli.replay import verify
+        from tavola.cli.replay import verify, verify_file
 
+        if args.file:
+            return verify_file(args.file)
         return verify(args.match_id, args.database_url)
+    if args.command == "export":
+        from tavola.cli.replay import export
+
+        return export(args.match_id, args.output, args.address)
     return 2
 
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import pathlib
 import sys
 from datetime import UTC, datetime
 
 import asyncpg
+import grpc
+from google.protobuf import json_format
 
-from tavola.cli.client import default_database_url
+from tavola.cli.client import Client, default_address, default_database_url
 from tavola.cli.format import event_line
 from tavola.eventlog.chain import verify_chain
 from tavola.eventlog.model import StoredEvent
@@ -18,8 +21,9 @@ from tavola.match.events import MatchCreated
 from tavola.match.verify import Discrepancy, Recorded
 from tavola.match.verify import verify as verify_records
 from tavola.protocol import events as codec
+from tavola.protocol import records_export
 from tavola.protocol.envelopes import FULL, SPECTATOR, to_envelope
-from tavola.v1 import events_pb2
+from tavola.v1 import events_pb2, game_pb2
 
 KINDS = {v: k for k, v in codec.CAUSE_KINDS.items()}
 
@@ -100,6 +104,36 @@ def verify(match_id: str, database_url: str | None) -> int:
     if not stored:
         print(f"tavola: no match {match_id}", file=sys.stderr)
         return 1
+    return check(stored)
+
+
+def verify_file(path: str) -> int:
+    """Verify an exported record offline: no server, no database."""
+    record = json_format.Parse(pathlib.Path(path).read_text(), game_pb2.ExportMatchResponse())
+    if record.format != records_export.FORMAT:
+        print(f"FAILED: unknown record format {record.format!r}")
+        return 1
+    return check([records_export.from_record(e) for e in record.events])
+
+
+def export(match_id: str, output: str, address: str | None) -> int:
+    client = Client.connect(address or default_address())
+    try:
+        record = client.game.ExportMatch(game_pb2.ExportMatchRequest(match_id=match_id))
+    except grpc.RpcError as error:
+        print(f"tavola export: {error.code().name}: {error.details()}", file=sys.stderr)
+        return 1
+    finally:
+        client.close()
+    text = json_format.MessageToJson(record, indent=1)
+    if output == "-":
+        print(text)
+    else:
+        pathlib.Path(output).write_text(text)
+    return 0
+
+
+def check(stored: list[StoredEvent]) -> int:
     broken = verify_chain(stored)
     if broken is not None:
         print(f"FAILED: hash chain broken at version {broken}")

@@ -40,6 +40,10 @@ PLATFORM_MESSAGES: dict[str, dict[str, str]] = {
         "pt": "O tempo acabou: foi feita a primeira jogada válida.",
     },
     "match.not_found": {"en": "No match {match_id}.", "pt": "Não existe a partida {match_id}."},
+    "match.not_finished": {
+        "en": "Match {match_id} has not ended: its record would reveal hidden cards.",
+        "pt": "A partida {match_id} ainda não acabou: o registo revelaria cartas escondidas.",
+    },
     "table.not_found": {"en": "No table {table_id}.", "pt": "Não existe a mesa {table_id}."},
     "request.missing": {
         "en": "The field {field} is required.",
