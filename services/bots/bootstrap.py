@@ -10,7 +10,7 @@ from typing import Any
 import structlog
 from nats.aio.msg import Msg
 from tavola.bus import rpc, subjects
-from tavola.bus.consumer import subscribe_events
+from tavola.bus.consumer import report_lag, subscribe_events
 from tavola.service import runtime
 from tavola.service.config import ServiceConfig
 from tavola.v1 import events_pb2, game_pb2, internal_pb2
@@ -57,6 +57,14 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
         )
         stack.push_async_callback(server.stop, 1.0)
         metrics_port = runtime.start_metrics(config.metrics_port)
+        lag = asyncio.create_task(report_lag(js, names.events_stream, subjects.BOTS_GROUP, stop))
+        stack.push_async_callback(_cancel, lag)
         log.info("bots.ready", health_port=port, metrics_port=metrics_port)
         await stop.wait()
         log.info("bots.stopping")
+
+
+async def _cancel(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task

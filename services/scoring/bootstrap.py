@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import structlog
 from nats.aio.msg import Msg
 from tavola.bus import rpc, subjects
-from tavola.bus.consumer import subscribe_events
+from tavola.bus.consumer import report_lag, subscribe_events
 from tavola.eventlog.migrate import migrate
 from tavola.eventlog.postgres import PostgresEventStore
 from tavola.service import runtime
@@ -74,6 +74,8 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
         )
         stack.push_async_callback(server.stop, 1.0)
         metrics_port = runtime.start_metrics(config.metrics_port)
+        lag = asyncio.create_task(report_lag(js, names.events_stream, subjects.SCORING_GROUP, stop))
+        stack.push_async_callback(_cancel, lag)
         log.info("scoring.ready", health_port=port, metrics_port=metrics_port)
         await stop.wait()
         log.info("scoring.stopping")
@@ -83,3 +85,9 @@ async def rebuild(config: ServiceConfig) -> int:
     async with contextlib.AsyncExitStack() as stack:
         scoring = await build(config, stack)
         return await scoring.rebuild()
+
+
+async def _cancel(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task

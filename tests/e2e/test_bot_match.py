@@ -144,3 +144,23 @@ def test_an_unfinished_match_cannot_be_exported(client):
     with pytest.raises(grpc.RpcError) as caught:
         client.game.ExportMatch(game_pb2.ExportMatchRequest(match_id=match_id))
     assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+
+
+def test_every_service_exposes_prometheus_metrics(client, platform):
+    import urllib.request
+
+    bot_table(client, "fan-tan", 3)
+    expected = {
+        "engine": "tavola_engine_commands_total",
+        "lobby": "tavola_lobby_tables",
+        "scoring": "tavola_consumer_pending_events",
+        "bots": "tavola_bots_events",
+    }
+    for name, metric in expected.items():
+        port = platform.metrics_ports[name]
+
+        def scrape(port: int = port, metric: str = metric) -> bool:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
+                return metric in reply.read().decode()
+
+        assert eventually(scrape, timeout=30, every=0.5), name

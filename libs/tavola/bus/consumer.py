@@ -5,12 +5,15 @@ never silently dropped."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 
 import structlog
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
+from prometheus_client import Gauge
 
 from tavola.v1 import events_pb2
 
@@ -58,3 +61,26 @@ async def subscribe_events(
     return await js.subscribe(
         subject, queue=group, durable=group, cb=on_message, manual_ack=True, config=config
     )
+
+
+CONSUMER_PENDING = Gauge(
+    "tavola_consumer_pending_events", "Events not yet delivered to a consumer group", ["consumer"]
+)
+CONSUMER_UNACKED = Gauge(
+    "tavola_consumer_unacked_events", "Events delivered but not yet acknowledged", ["consumer"]
+)
+
+
+async def report_lag(
+    js: JetStreamContext, stream: str, group: str, stop: asyncio.Event, every: float = 5.0
+) -> None:
+    """Publish the consumer group's lag as metrics until stopped."""
+    while not stop.is_set():
+        try:
+            info = await js.consumer_info(stream, group)
+            CONSUMER_PENDING.labels(consumer=group).set(info.num_pending or 0)
+            CONSUMER_UNACKED.labels(consumer=group).set(info.num_ack_pending or 0)
+        except Exception as error:  # the broker may be away for a moment: report, go on
+            log.warning("bus.lag_unavailable", consumer=group, error=repr(error))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), every)

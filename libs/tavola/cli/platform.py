@@ -37,6 +37,7 @@ class Platform:
     log_dir: Path | None = None
     extra_env: dict[str, str] = field(default_factory=dict)
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    metrics_ports: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.grpc_port:
@@ -66,9 +67,11 @@ class Platform:
         if self.log_dir is not None:
             self.log_dir.mkdir(parents=True, exist_ok=True)
             out = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 (owned by the child)
+        env = self.env()
+        env["TAVOLA_METRICS_PORT"] = str(self.metrics_ports.setdefault(name, free_port()))
         process = subprocess.Popen(
             [sys.executable, "-m", f"services.{name}"],
-            env=self.env(),
+            env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
         )
