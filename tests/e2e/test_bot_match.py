@@ -164,3 +164,23 @@ def test_every_service_exposes_prometheus_metrics(client, platform):
                 return metric in reply.read().decode()
 
         assert eventually(scrape, timeout=30, every=0.5), name
+
+
+def test_the_standings_rebuilt_from_the_log_equal_the_live_ones(client, platform):
+    import subprocess
+    import sys
+
+    match_id, _ = bot_table(client, "fan-tan", 3)
+    request = scoring_pb2.GetMatchStandingsRequest(match_id=match_id)
+    live = eventually(lambda: client.scoring.GetMatchStandings(request), timeout=120)
+    env = platform.env()
+    done = subprocess.run(
+        [sys.executable, "-m", "services.scoring", "rebuild"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "rebuilt standings of" in done.stdout
+    assert client.scoring.GetMatchStandings(request) == live
