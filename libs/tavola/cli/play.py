@@ -100,9 +100,11 @@ def _turn(client: Client, match_id: str, token: str, locale: str) -> bool:
             return True
         _show(view)
         options = "  ".join(f"{i + 1}:{a.label}" for i, a in enumerate(view.legal_actions))
-        answer = input(f"your move ({options}; ?CODE why, h hint, q quit): ").strip()
+        answer = input(f"your move ({options}; ?CODE why, h hint, Enter wait, q quit): ").strip()
         if answer == "q":
             return False
+        if not answer:
+            return True  # e.g. an announcement you may make later: keep watching
         if answer == "h":
             hint = client.game.GetHint(
                 game_pb2.GetHintRequest(match_id=match_id, seat=ME, seat_token=token, locale=locale)
