@@ -83,6 +83,16 @@ def _show(view: game_pb2.GetViewResponse) -> None:
     print("  standings: " + ", ".join(f"seat {s.seat} {s.score}" for s in view.standings))
 
 
+IDLE = "idle"
+
+
+def _next(events: queue.Queue[Any], idle_seconds: float = 3.0) -> Any:
+    try:
+        return events.get(timeout=idle_seconds)
+    except queue.Empty:
+        return IDLE
+
+
 def _label(code: Any) -> str:
     try:
         return Card.parse(str(code)).label
@@ -147,17 +157,17 @@ def play(args: argparse.Namespace) -> int:
         threading.Thread(
             target=_follow, args=(client, match_id, token, events), daemon=True
         ).start()
-        while (event := events.get()) is not None:
+        while (event := _next(events)) is not None:
             if isinstance(event, grpc.RpcError):
                 print(f"stream ended: {event.details()}", file=sys.stderr)
                 return 1
-            if not event.hidden or event.audience == [ME]:
-                print(event_line(event))
-            if (
-                event.last_in_batch
-                and ME in event.to_act
-                and not _turn(client, match_id, token, args.locale)
-            ):
+            if event == IDLE:
+                wanted = True  # nothing happened for a while: is the table waiting for me?
+            else:
+                if not event.hidden or list(event.audience) == [ME]:
+                    print(event_line(event))
+                wanted = event.last_in_batch and ME in event.to_act
+            if wanted and not _turn(client, match_id, token, args.locale):
                 print(f"left the table; match {match_id}")
                 return 0
         match = client.game.GetMatch(game_pb2.GetMatchRequest(match_id=match_id))

@@ -1,0 +1,161 @@
+"""Master: determinized sampling. Each sample deals the unseen cards to the other seats
+(their counts and every exclusion the tracker inferred respected), plays every candidate
+forward with the medium policy for all four seats, and scores the seat's adjusted points
+for the deal; the candidate with the best total over the samples wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from tavola.games.barbu.bots.cardplay import rollout_choice
+from tavola.games.barbu.bots.sim import PENALTY_COUNT, SEATS, Sim, adjusted
+from tavola.games.barbu.bots.tracker import DealKnowledge
+from tavola.games.barbu.contracts import Contract
+
+RESTARTS = 30
+
+
+class Rng(Protocol):
+    def random(self) -> float: ...
+
+    def shuffle(self, x: list[int]) -> None: ...
+
+
+def determinize(know: DealKnowledge, rng: Rng) -> list[list[int]]:
+    """A deal of the unseen cards consistent with the counts and the exclusions."""
+    unseen = sorted(know.unseen())
+    others = [s for s in range(SEATS) if s != know.seat]
+    allowed = {c: [s for s in others if c not in know.excluded[s]] for c in unseen}
+    for _ in range(RESTARTS):
+        hands = _attempt(know, unseen, allowed, rng)
+        if hands is not None:
+            return hands
+    return _matching(know, unseen, allowed)
+
+
+def _attempt(
+    know: DealKnowledge, unseen: list[int], allowed: dict[int, list[int]], rng: Rng
+) -> list[list[int]] | None:
+    order = list(unseen)
+    rng.shuffle(order)
+    order.sort(key=lambda c: len(allowed[c]))
+    room = list(know.counts)
+    room[know.seat] = 0
+    hands: list[list[int]] = [[] for _ in range(SEATS)]
+    hands[know.seat] = list(know.hand)
+    for card in order:
+        seats = [s for s in allowed[card] if room[s] > 0]
+        total = sum(room[s] for s in seats)
+        if not total:
+            return None
+        pick = rng.random() * total
+        for seat in seats:
+            pick -= room[seat]
+            if pick < 0:
+                break
+        hands[seat].append(card)
+        room[seat] -= 1
+    return hands
+
+
+def _matching(
+    know: DealKnowledge, unseen: list[int], allowed: dict[int, list[int]]
+) -> list[list[int]]:
+    """Cards to seat slots by augmenting paths (a consistent deal always exists)."""
+    slots = [s for s in range(SEATS) if s != know.seat for _ in range(know.counts[s])]
+    owner: dict[int, int] = {}
+
+    def place(card: int, seen: set[int]) -> bool:
+        for slot, seat in enumerate(slots):
+            if seat in allowed[card] and slot not in seen:
+                seen.add(slot)
+                if slot not in owner or place(owner[slot], seen):
+                    owner[slot] = card
+                    return True
+        return False
+
+    for card in unseen:
+        place(card, set())
+    hands: list[list[int]] = [[] for _ in range(SEATS)]
+    hands[know.seat] = list(know.hand)
+    for slot, card in owner.items():
+        hands[slots[slot]].append(card)
+    return hands
+
+
+def build_sim(know: DealKnowledge, hands: list[list[int]], void_must_trump: bool) -> Sim:
+    assert know.contract is not None
+    left = PENALTY_COUNT.get(know.contract, 0) - know.captured_penalties
+    return Sim(
+        know.contract,
+        know.trump,
+        know.start_rank,
+        hands,
+        know.seat,
+        void_must_trump,
+        list(know.trick),
+        know.tricks_played,
+        list(know.points),
+        left,
+        list(know.rows),
+        list(know.finished),
+    )
+
+
+Choose = Callable[[Sim, list[int]], int]
+
+
+def best_card(
+    know: DealKnowledge,
+    legal: Sequence[int],
+    samples: int,
+    rng: Rng,
+    void_must_trump: bool,
+    choose: Choose = rollout_choice,
+) -> int:
+    totals = dict.fromkeys(legal, 0)
+    for _ in range(card_samples(samples, len(legal))):
+        base = build_sim(know, determinize(know, rng), void_must_trump)
+        for card in legal:
+            sim = base.copy()
+            sim.play(card)
+            sim.rollout(choose)
+            totals[card] += adjusted(sim.points, know.doubles, know.seat)
+    return max(legal, key=lambda c: totals[c])
+
+
+def card_samples(samples: int, moves: int) -> int:
+    """Determinizations for a card decision: ``samples`` up to 4 candidate cards, then the
+    same total work (about ``4 * samples`` rollouts) spread over more candidates."""
+    return max(8, min(samples, 4 * samples // moves))
+
+
+def contract_outcomes(
+    know: DealKnowledge,
+    candidates: Sequence[tuple[Contract, int | None]],
+    samples: int,
+    rng: Rng,
+    void_must_trump: bool,
+) -> list[list[list[int]]]:
+    """Per candidate (contract, trump suit / start rank), the raw points of every seat in
+    ``samples`` deals rolled out from the start of play (the same deals for each)."""
+    out: list[list[list[int]]] = [[] for _ in candidates]
+    for _ in range(samples):
+        hands = determinize(know, rng)
+        for i, (contract, param) in enumerate(candidates):
+            trump = param if contract == Contract.TRUMPS else None
+            start = param if contract == Contract.DOMINO else None
+            sim = Sim(
+                contract,
+                trump,
+                start,
+                [list(h) for h in hands],
+                know.declarer,
+                void_must_trump,
+                penalties_left=PENALTY_COUNT.get(contract, 0),
+            )
+            sim.rollout(rollout_choice)
+            out[i].append(sim.points)
+    return out
