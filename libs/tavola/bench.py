@@ -209,16 +209,69 @@ def openspiel(seconds: float) -> None:
         )
 
 
+def arenas(deals: int, samples: int, games: list[str]) -> None:
+    """Each bot level against the one below, per game (duplicate deals, rotated seats)."""
+    import importlib
+
+    from tavola.bots.arena import DecisionTimes, pairing
+    from tavola.bots.interface import Budget
+
+    print(
+        f"== bot arenas: {deals} deals x 2 rotations per pairing, master budget "
+        f"{samples} samples =="
+    )
+    budget = Budget(samples=samples)
+    times = DecisionTimes()
+    for name in games:
+        game = registry.get(name)
+        module = registry._GAMES[name].split(":")[0]
+        try:
+            table = getattr(importlib.import_module(f"{module}.bots"), "ARENA", {})
+        except ModuleNotFoundError:
+            print(f"{name:>11}: no bots yet")
+            continue
+        players = table.get("players", 4 if game.info.min_players <= 4 else game.info.min_players)
+        options = table.get("options", {})
+        for better, worse in (("medium", "easy"), ("hard", "medium"), ("master", "hard")):
+            result = pairing(
+                game,
+                players,
+                options,
+                better,
+                worse,
+                deals,
+                budget,
+                clock=time.perf_counter,
+                times=times,
+            )
+            print(result.line(), flush=True)
+    for level, samples_ in sorted(times.by_level.items()):
+        q = statistics.quantiles(samples_, n=100) if len(samples_) > 1 else [samples_[0]] * 99
+        print(
+            f"decision time {level:>6}: p50 {q[49] * 1000:8.2f} ms  p99 {q[98] * 1000:8.2f} ms"
+            f"  (n={len(samples_)})"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="tavola.bench")
     parser.add_argument("--seconds", type=float, default=3.0, help="per pure benchmark")
     parser.add_argument("--tables", default="1,8,32", help="concurrent tables, e2e")
     parser.add_argument("--skip-e2e", action="store_true")
+    parser.add_argument("--arena-deals", type=int, default=20)
+    parser.add_argument("--master-samples", type=int, default=40)
+    parser.add_argument("--arena-games", default=",".join(registry.names()))
+    parser.add_argument("--only", default="", help="pure,openspiel,e2e,arena (default all)")
     args = parser.parse_args()
-    pure(args.seconds)
-    openspiel(args.seconds)
-    if not args.skip_e2e:
+    parts = set(args.only.split(",")) if args.only else {"pure", "openspiel", "e2e", "arena"}
+    if "pure" in parts:
+        pure(args.seconds)
+    if "openspiel" in parts:
+        openspiel(args.seconds)
+    if "e2e" in parts and not args.skip_e2e:
         e2e([int(t) for t in args.tables.split(",")])
+    if "arena" in parts:
+        arenas(args.arena_deals, args.master_samples, args.arena_games.split(","))
 
 
 if __name__ == "__main__":
