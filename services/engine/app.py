@@ -8,53 +8,45 @@ is only a speed-up: every read catches up from the log first, and any entry may 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import random
 import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 from uuid import UUID
 
 import structlog
-from google.protobuf.timestamp_pb2 import Timestamp
-from tavola.bots import decision_seed
-from tavola.bots.interface import Knowledge
-from tavola.bots.knowledge import visible
-from tavola.bots.registry import hint_for
 from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
 from tavola.eventlog.model import EventStore, StoredEvent
 from tavola.match import aggregate
 from tavola.match.aggregate import Batch, MatchState
-from tavola.match.events import DeadlineSet, MatchCreated, OptionEntry, SeatCredentials, SeatInfo
-from tavola.protocol import errors, records_export
+from tavola.match.events import MatchCreated, OptionEntry, SeatCredentials, SeatInfo
+from tavola.protocol import errors
 from tavola.protocol import events as codec
-from tavola.protocol.envelopes import SPECTATOR, to_envelope
-from tavola.protocol.errors import ServiceError
-from tavola.protocol.records import to_record
 from tavola.rules import fairness, registry
 from tavola.rules.errors import RulesError
-from tavola.rules.messages import render
 from tavola.rules.registry import UnknownGame
-from tavola.v1 import events_pb2, game_pb2, internal_pb2, lobby_pb2
+from tavola.v1 import events_pb2, game_pb2, internal_pb2
 
 from services.engine import metrics
 from services.engine.codec import batches_to_new_events
+from services.engine.mapping import (
+    MAX_ACTION,
+    check_id,
+    check_text,
+    duplicate_response,
+    option_text,
+    request_fingerprint,
+    stream_of,
+)
+from services.engine.queries import QueryMixin
 from services.engine.timers import Due, TimerWheel
 
 log = structlog.get_logger(__name__)
-MAX_ID = 128
-MAX_ACTION = 64
-FINGERPRINT = 32
 
 
 class SeedVault(Protocol):
     async def seed(self, match_id: str) -> bytes: ...
-
-
-def stream_of(match_id: str) -> str:
-    return f"match-{match_id}"
 
 
 class TimerIndex(Protocol):
@@ -71,7 +63,7 @@ class Ports:
     timer_index: TimerIndex | None = None
 
 
-class Engine:
+class Engine(QueryMixin):
     def __init__(self, ports: Ports) -> None:
         self._ports = ports
         self._cache: dict[str, MatchState] = {}
@@ -81,7 +73,7 @@ class Engine:
     # ----- loading ---------------------------------------------------------------------
     async def load(self, match_id: str) -> MatchState:
         """The match as the log has it now (cached state caught up from the log)."""
-        _check_id("match_id", match_id)
+        check_id("match_id", match_id)
         cached = self._cache.get(match_id)
         after = cached.version if cached else 0
         stored = await self._ports.store.read_stream(stream_of(match_id), after_version=after)
@@ -119,7 +111,7 @@ class Engine:
             table_id=request.table_id,
             game=request.game,
             rules_version=game.info.rules_version,
-            options=tuple(OptionEntry(k, _text(v)) for k, v in sorted(options.items())),
+            options=tuple(OptionEntry(k, option_text(v)) for k, v in sorted(options.items())),
             house_rules=game.house_rules(options),
             seats=tuple(
                 SeatInfo(s.seat, s.player_name, s.is_bot, s.bot_level, s.client_seed.hex())
@@ -149,9 +141,9 @@ class Engine:
         self, request: game_pb2.SubmitActionRequest, internal: bool = False
     ) -> game_pb2.SubmitActionResponse:
         started = time.perf_counter()
-        _check_id("command_id", request.command_id)
-        _check_text("action", request.action, MAX_ACTION)
-        fingerprint = _fingerprint(request)
+        check_id("command_id", request.command_id)
+        check_text("action", request.action, MAX_ACTION)
+        fingerprint = request_fingerprint(request)
         game_name = "unknown"
         outcome = "error"
         try:
@@ -159,7 +151,7 @@ class Engine:
                 previous = await self._ports.store.find_command(request.command_id)
                 if previous is not None:
                     outcome = "duplicate"
-                    return _duplicate(previous.result, fingerprint, request.command_id)
+                    return duplicate_response(previous.result, fingerprint, request.command_id)
                 state = await self.load(request.match_id)
                 game_name = state.created.game
                 self._authorize(state, request.seat, request.seat_token, internal)
@@ -213,7 +205,7 @@ class Engine:
                 else None,
             )
         except DuplicateCommand as duplicate:
-            return _duplicate(duplicate.record.result, fingerprint, request.command_id)
+            return duplicate_response(duplicate.record.result, fingerprint, request.command_id)
         except ConcurrencyConflict:
             self.forget(request.match_id)
             raise errors.aborted(
@@ -275,6 +267,29 @@ class Engine:
         assert after is not None
         due = aggregate.deadlines_due(after, self._ports.now_ms(), acted)
         return [*batches, due] if due else batches
+
+    async def leave(self, request: game_pb2.LeaveMatchRequest) -> game_pb2.LeaveMatchResponse:
+        """A player leaves for good (idempotent per seat)."""
+        async with self._locks[request.match_id]:
+            state = await self.load(request.match_id)
+            self._authorize(state, request.seat, request.seat_token, internal=False)
+            try:
+                batch = aggregate.decide_leave(state, request.seat)
+            except RulesError as error:
+                raise errors.from_rules_error(error) from None
+            after = aggregate.fold(batch.events, state)
+            seed = await self._ports.seeds.seed(request.match_id)
+            batches = self._with_deadlines(state, [batch, *aggregate.settle(after, seed)])
+            version = await self._append(
+                state,
+                request.match_id,
+                state.created.game,
+                batches,
+                f"leave:{request.match_id}:{request.seat}",
+            )
+        replaced = after.seat(request.seat).bot_level if batch.events else ""
+        log.info("seat.left", match_id=request.match_id, seat=request.seat, replaced_by=replaced)
+        return game_pb2.LeaveMatchResponse(version=version, replaced_by=replaced)
 
     # ----- timers ------------------------------------------------------------------------
     async def fire(self, due: Due) -> bool:
@@ -340,246 +355,5 @@ class Engine:
         if not aggregate.token_matches(state, seat, token):
             raise errors.denied("seat.bad_token", seat=seat)
 
-    # ----- reading -----------------------------------------------------------------------
-    async def view(
-        self, request: game_pb2.GetViewRequest, internal: bool = False
-    ) -> game_pb2.GetViewResponse:
-        state = await self.load(request.match_id)
-        if request.at_version:
-            state = await self._state_at(request.match_id, request.at_version)
-        seat = request.seat
-        if seat != SPECTATOR:
-            self._authorize(state, seat, request.seat_token, internal)
-        locale = request.locale or "en"
-        game = state.game
-        viewer = None if seat == SPECTATOR else seat
-        response = game_pb2.GetViewResponse(
-            version=state.version,
-            view=to_record(game.view(state.game_state, viewer), f"{state.created.game}.View"),
-            to_act=sorted(state.to_act()),
-            finished=state.ended is not None,
-            standings=_standings(state),
-            game=state.created.game,
-            deadlines=[_deadline_pb(d) for d in state.deadlines],
-        )
-        if viewer is not None and state.ended is None:
-            legal = game.legal_actions(state.game_state, seat)
-            response.legal_actions.extend(
-                game_pb2.LegalAction(code=game.encode_action(a), label=game.describe_action(a))
-                for a in legal
-            )
-            response.blocked.extend(_blocked(state, seat, legal, locale))
-        return response
 
-    async def _state_at(self, match_id: str, version: int) -> MatchState:
-        stored = await self._ports.store.read_stream(stream_of(match_id), limit=version)
-        return self._fold(None, stored)
-
-    async def explain(
-        self, request: game_pb2.ExplainActionRequest, internal: bool = False
-    ) -> game_pb2.ExplainActionResponse:
-        state = await self.load(request.match_id)
-        self._authorize(state, request.seat, request.seat_token, internal)
-        locale = request.locale or "en"
-        try:
-            aggregate.decide_action(state, request.seat, request.action)
-        except RulesError as error:
-            text = render(error.reason, locale)
-            return game_pb2.ExplainActionResponse(
-                legal=False, reason=codec.reason_to_pb(error.reason, text)
-            )
-        return game_pb2.ExplainActionResponse(legal=True)
-
-    async def leave(self, request: game_pb2.LeaveMatchRequest) -> game_pb2.LeaveMatchResponse:
-        """A player leaves for good (idempotent per seat)."""
-        async with self._locks[request.match_id]:
-            state = await self.load(request.match_id)
-            self._authorize(state, request.seat, request.seat_token, internal=False)
-            try:
-                batch = aggregate.decide_leave(state, request.seat)
-            except RulesError as error:
-                raise errors.from_rules_error(error) from None
-            after = aggregate.fold(batch.events, state)
-            seed = await self._ports.seeds.seed(request.match_id)
-            batches = self._with_deadlines(state, [batch, *aggregate.settle(after, seed)])
-            version = await self._append(
-                state,
-                request.match_id,
-                state.created.game,
-                batches,
-                f"leave:{request.match_id}:{request.seat}",
-            )
-        replaced = after.seat(request.seat).bot_level if batch.events else ""
-        log.info("seat.left", match_id=request.match_id, seat=request.seat, replaced_by=replaced)
-        return game_pb2.LeaveMatchResponse(version=version, replaced_by=replaced)
-
-    async def export(self, request: game_pb2.ExportMatchRequest) -> game_pb2.ExportMatchResponse:
-        """The finished match's events exactly as stored, for offline verification."""
-        _check_id("match_id", request.match_id)
-        stored = await self._ports.store.read_stream(stream_of(request.match_id))
-        if not stored:
-            raise errors.not_found("match.not_found", match_id=request.match_id)
-        if stored[-1].type != "match.SeedRevealed":
-            raise errors.precondition("match.not_finished", match_id=request.match_id)
-        return game_pb2.ExportMatchResponse(
-            format=records_export.FORMAT,
-            match_id=request.match_id,
-            events=[records_export.to_record(s) for s in stored],
-        )
-
-    async def hint(self, request: game_pb2.GetHintRequest) -> game_pb2.GetHintResponse:
-        """The hard bot's choice for the seat, from exactly what the seat knows."""
-        state = await self.load(request.match_id)
-        self._authorize(state, request.seat, request.seat_token, internal=False)
-        game = state.game
-        legal = game.legal_actions(state.game_state, request.seat) if not state.ended else ()
-        if not legal:
-            raise errors.precondition(
-                "game.not_your_turn",
-                request.locale or "en",
-                seat=request.seat,
-                on_turn=",".join(map(str, sorted(state.to_act()))),
-            )
-        stored = await self._ports.store.read_stream(stream_of(request.match_id))
-        prefix = f"{state.created.game}."
-        history = visible(
-            [
-                codec.decode_payload(state.created.game, s.type, s.payload)
-                for s in stored
-                if s.type.startswith(prefix)
-            ],
-            request.seat,
-        )
-        knowledge = Knowledge(
-            request.seat,
-            state.players,
-            tuple(sorted(state.options().items())),
-            game.view(state.game_state, request.seat),
-            history,
-        )
-        seed = decision_seed(request.match_id, request.seat, state.version, "hint")
-        action, reason = hint_for(game, knowledge, legal, random.Random(seed))
-        locale = request.locale or "en"
-        return game_pb2.GetHintResponse(
-            action=game_pb2.LegalAction(
-                code=game.encode_action(action), label=game.describe_action(action)
-            ),
-            reason=codec.reason_to_pb(reason, render(reason, locale)),
-        )
-
-    async def get_match(self, request: game_pb2.GetMatchRequest) -> game_pb2.GetMatchResponse:
-        state = await self.load(request.match_id)
-        created = state.created
-        return game_pb2.GetMatchResponse(
-            match_id=created.match_id,
-            table_id=created.table_id,
-            game=created.game,
-            options={o.name: o.value for o in created.options},
-            house_rules=list(created.house_rules),
-            version=state.version,
-            finished=state.ended is not None,
-            standings=_standings(state),
-            seed_commitment=created.seed_commitment,
-            seed=state.seed_hex or "",
-            seats=[
-                lobby_pb2.Seat(
-                    seat=s.seat,
-                    taken=True,
-                    player_name=s.player_name,
-                    is_bot=s.is_bot,
-                    bot_level=s.bot_level,
-                )
-                for s in (state.seat(i) for i in range(state.players))
-            ],
-            client_seeds=[s.client_seed_hex for s in created.seats],
-        )
-
-    async def events_after(
-        self, match_id: str, viewer: int, after_version: int
-    ) -> list[events_pb2.EventEnvelope]:
-        stored = await self._ports.store.read_stream(stream_of(match_id), after_version)
-        state = self._cache.get(match_id)
-        table_id = state.created.table_id if state else ""
-        return [to_envelope(s, viewer, table_id) for s in stored]
-
-    async def authorize_stream(self, match_id: str, seat: int, token: str) -> MatchState:
-        state = await self.load(match_id)
-        if seat != SPECTATOR:
-            self._authorize(state, seat, token, internal=False)
-        return state
-
-
-def _standings(state: MatchState) -> list[game_pb2.SeatStanding]:
-    return [
-        game_pb2.SeatStanding(
-            seat=s.seat,
-            score=s.score,
-            rank=s.rank,
-            player_name=state.seat(s.seat).player_name,
-            is_bot=state.seat(s.seat).is_bot,
-        )
-        for s in state.game.standings(state.game_state)
-    ]
-
-
-def _blocked(state: MatchState, seat: int, legal: Any, locale: str) -> list[game_pb2.BlockedAction]:
-    """The seat's own cards/tiles it cannot play now, each with the reason (help)."""
-    view = state.game.view(state.game_state, seat)
-    hand = getattr(view, "hand", ())
-    legal_codes = {state.game.encode_action(a) for a in legal}
-    out = []
-    for item in hand:
-        code = getattr(item, "code", None)
-        if code is None or code in legal_codes:
-            continue
-        try:
-            action = state.game.decode_action(code)
-        except RulesError:
-            continue
-        reason = state.game.why_illegal(state.game_state, seat, action)
-        if reason is not None:
-            out.append(
-                game_pb2.BlockedAction(
-                    code=code, reason=codec.reason_to_pb(reason, render(reason, locale))
-                )
-            )
-    return out
-
-
-def _deadline_pb(deadline: DeadlineSet) -> game_pb2.SeatDeadline:
-    stamp = Timestamp()
-    stamp.FromMilliseconds(deadline.deadline_ms)
-    return game_pb2.SeatDeadline(seat=deadline.seat, deadline=stamp, seconds=deadline.seconds)
-
-
-def _fingerprint(request: game_pb2.SubmitActionRequest) -> bytes:
-    text = f"{request.match_id}|{request.seat}|{request.action}"
-    return hashlib.sha256(text.encode()).digest()
-
-
-def _duplicate(result: bytes, fingerprint: bytes, command_id: str) -> game_pb2.SubmitActionResponse:
-    if result[:FINGERPRINT] != fingerprint:
-        raise errors.exists("command.reused", command_id=command_id)
-    original = game_pb2.SubmitActionResponse.FromString(result[FINGERPRINT:])
-    original.duplicate = True
-    return original
-
-
-def _check_id(field: str, value: str) -> None:
-    _check_text(field, value, MAX_ID)
-
-
-def _check_text(field: str, value: str, limit: int) -> None:
-    if not value:
-        raise errors.invalid("request.missing", field=field)
-    if len(value) > limit:
-        raise errors.invalid("request.too_large", field=field, limit=limit)
-
-
-def _text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-__all__ = ["Engine", "Ports", "SeedVault", "ServiceError", "stream_of"]
+__all__ = ["Engine", "Ports", "SeedVault", "stream_of"]

@@ -30,7 +30,8 @@ from tavola.v1 import (
 )
 
 from services.engine import metrics
-from services.engine.app import Engine, stream_of
+from services.engine.app import Engine
+from services.engine.mapping import stream_of
 
 log = structlog.get_logger(__name__)
 R = TypeVar("R", bound=Message)

@@ -1,0 +1,101 @@
+"""Mapping the match to protobuf responses, and small request checks (engine-internal)."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from google.protobuf.timestamp_pb2 import Timestamp
+from tavola.match.aggregate import MatchState
+from tavola.match.events import DeadlineSet
+from tavola.protocol import errors
+from tavola.protocol import events as codec
+from tavola.rules.errors import RulesError
+from tavola.rules.messages import render
+from tavola.v1 import game_pb2
+
+
+def stream_of(match_id: str) -> str:
+    return f"match-{match_id}"
+
+
+MAX_ID = 128
+MAX_ACTION = 64
+FINGERPRINT = 32
+
+
+def standings_pb(state: MatchState) -> list[game_pb2.SeatStanding]:
+    return [
+        game_pb2.SeatStanding(
+            seat=s.seat,
+            score=s.score,
+            rank=s.rank,
+            player_name=state.seat(s.seat).player_name,
+            is_bot=state.seat(s.seat).is_bot,
+        )
+        for s in state.game.standings(state.game_state)
+    ]
+
+
+def blocked_pb(
+    state: MatchState, seat: int, legal: Any, locale: str
+) -> list[game_pb2.BlockedAction]:
+    """The seat's own cards/tiles it cannot play now, each with the reason (help)."""
+    view = state.game.view(state.game_state, seat)
+    hand = getattr(view, "hand", ())
+    legal_codes = {state.game.encode_action(a) for a in legal}
+    out = []
+    for item in hand:
+        code = getattr(item, "code", None)
+        if code is None or code in legal_codes:
+            continue
+        try:
+            action = state.game.decode_action(code)
+        except RulesError:
+            continue
+        reason = state.game.why_illegal(state.game_state, seat, action)
+        if reason is not None:
+            out.append(
+                game_pb2.BlockedAction(
+                    code=code, reason=codec.reason_to_pb(reason, render(reason, locale))
+                )
+            )
+    return out
+
+
+def deadline_pb(deadline: DeadlineSet) -> game_pb2.SeatDeadline:
+    stamp = Timestamp()
+    stamp.FromMilliseconds(deadline.deadline_ms)
+    return game_pb2.SeatDeadline(seat=deadline.seat, deadline=stamp, seconds=deadline.seconds)
+
+
+def request_fingerprint(request: game_pb2.SubmitActionRequest) -> bytes:
+    text = f"{request.match_id}|{request.seat}|{request.action}"
+    return hashlib.sha256(text.encode()).digest()
+
+
+def duplicate_response(
+    result: bytes, fingerprint: bytes, command_id: str
+) -> game_pb2.SubmitActionResponse:
+    if result[:FINGERPRINT] != fingerprint:
+        raise errors.exists("command.reused", command_id=command_id)
+    original = game_pb2.SubmitActionResponse.FromString(result[FINGERPRINT:])
+    original.duplicate = True
+    return original
+
+
+def check_id(field: str, value: str) -> None:
+    check_text(field, value, MAX_ID)
+
+
+def check_text(field: str, value: str, limit: int) -> None:
+    if not value:
+        raise errors.invalid("request.missing", field=field)
+    if len(value) > limit:
+        raise errors.invalid("request.too_large", field=field, limit=limit)
+
+
+def option_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

@@ -1,0 +1,194 @@
+"""The engine's read side: views, reasons, hints, match summaries, exports and streams.
+
+Mixed into ``Engine``; everything here reads the log (through ``load``) and changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from tavola.bots import decision_seed
+from tavola.bots.interface import Knowledge
+from tavola.bots.knowledge import visible
+from tavola.bots.registry import hint_for
+from tavola.eventlog.model import StoredEvent
+from tavola.match import aggregate
+from tavola.match.aggregate import MatchState
+from tavola.protocol import errors, records_export
+from tavola.protocol import events as codec
+from tavola.protocol.envelopes import SPECTATOR, to_envelope
+from tavola.protocol.records import to_record
+from tavola.rules.errors import RulesError
+from tavola.rules.messages import render
+from tavola.v1 import events_pb2, game_pb2, lobby_pb2
+
+from services.engine.mapping import (
+    blocked_pb,
+    check_id,
+    deadline_pb,
+    standings_pb,
+    stream_of,
+)
+
+if TYPE_CHECKING:
+    from services.engine.app import Ports
+
+
+class QueryMixin:
+    _ports: Ports
+    _cache: dict[str, MatchState]
+
+    async def load(self, match_id: str) -> MatchState:
+        raise NotImplementedError
+
+    def _fold(self, state: MatchState | None, stored: list[StoredEvent]) -> MatchState:
+        raise NotImplementedError
+
+    def _authorize(self, state: MatchState, seat: int, token: str, internal: bool) -> None:
+        raise NotImplementedError
+
+    # ----- reading -----------------------------------------------------------------------
+    async def view(
+        self, request: game_pb2.GetViewRequest, internal: bool = False
+    ) -> game_pb2.GetViewResponse:
+        state = await self.load(request.match_id)
+        if request.at_version:
+            state = await self._state_at(request.match_id, request.at_version)
+        seat = request.seat
+        if seat != SPECTATOR:
+            self._authorize(state, seat, request.seat_token, internal)
+        locale = request.locale or "en"
+        game = state.game
+        viewer = None if seat == SPECTATOR else seat
+        response = game_pb2.GetViewResponse(
+            version=state.version,
+            view=to_record(game.view(state.game_state, viewer), f"{state.created.game}.View"),
+            to_act=sorted(state.to_act()),
+            finished=state.ended is not None,
+            standings=standings_pb(state),
+            game=state.created.game,
+            deadlines=[deadline_pb(d) for d in state.deadlines],
+        )
+        if viewer is not None and state.ended is None:
+            legal = game.legal_actions(state.game_state, seat)
+            response.legal_actions.extend(
+                game_pb2.LegalAction(code=game.encode_action(a), label=game.describe_action(a))
+                for a in legal
+            )
+            response.blocked.extend(blocked_pb(state, seat, legal, locale))
+        return response
+
+    async def _state_at(self, match_id: str, version: int) -> MatchState:
+        stored = await self._ports.store.read_stream(stream_of(match_id), limit=version)
+        return self._fold(None, stored)
+
+    async def explain(
+        self, request: game_pb2.ExplainActionRequest, internal: bool = False
+    ) -> game_pb2.ExplainActionResponse:
+        state = await self.load(request.match_id)
+        self._authorize(state, request.seat, request.seat_token, internal)
+        locale = request.locale or "en"
+        try:
+            aggregate.decide_action(state, request.seat, request.action)
+        except RulesError as error:
+            text = render(error.reason, locale)
+            return game_pb2.ExplainActionResponse(
+                legal=False, reason=codec.reason_to_pb(error.reason, text)
+            )
+        return game_pb2.ExplainActionResponse(legal=True)
+
+    async def export(self, request: game_pb2.ExportMatchRequest) -> game_pb2.ExportMatchResponse:
+        """The finished match's events exactly as stored, for offline verification."""
+        check_id("match_id", request.match_id)
+        stored = await self._ports.store.read_stream(stream_of(request.match_id))
+        if not stored:
+            raise errors.not_found("match.not_found", match_id=request.match_id)
+        if stored[-1].type != "match.SeedRevealed":
+            raise errors.precondition("match.not_finished", match_id=request.match_id)
+        return game_pb2.ExportMatchResponse(
+            format=records_export.FORMAT,
+            match_id=request.match_id,
+            events=[records_export.to_record(s) for s in stored],
+        )
+
+    async def hint(self, request: game_pb2.GetHintRequest) -> game_pb2.GetHintResponse:
+        """The hard bot's choice for the seat, from exactly what the seat knows."""
+        state = await self.load(request.match_id)
+        self._authorize(state, request.seat, request.seat_token, internal=False)
+        game = state.game
+        legal = game.legal_actions(state.game_state, request.seat) if not state.ended else ()
+        if not legal:
+            raise errors.precondition(
+                "game.not_your_turn",
+                request.locale or "en",
+                seat=request.seat,
+                on_turn=",".join(map(str, sorted(state.to_act()))),
+            )
+        stored = await self._ports.store.read_stream(stream_of(request.match_id))
+        prefix = f"{state.created.game}."
+        history = visible(
+            [
+                codec.decode_payload(state.created.game, s.type, s.payload)
+                for s in stored
+                if s.type.startswith(prefix)
+            ],
+            request.seat,
+        )
+        knowledge = Knowledge(
+            request.seat,
+            state.players,
+            tuple(sorted(state.options().items())),
+            game.view(state.game_state, request.seat),
+            history,
+        )
+        seed = decision_seed(request.match_id, request.seat, state.version, "hint")
+        action, reason = hint_for(game, knowledge, legal, random.Random(seed))
+        locale = request.locale or "en"
+        return game_pb2.GetHintResponse(
+            action=game_pb2.LegalAction(
+                code=game.encode_action(action), label=game.describe_action(action)
+            ),
+            reason=codec.reason_to_pb(reason, render(reason, locale)),
+        )
+
+    async def get_match(self, request: game_pb2.GetMatchRequest) -> game_pb2.GetMatchResponse:
+        state = await self.load(request.match_id)
+        created = state.created
+        return game_pb2.GetMatchResponse(
+            match_id=created.match_id,
+            table_id=created.table_id,
+            game=created.game,
+            options={o.name: o.value for o in created.options},
+            house_rules=list(created.house_rules),
+            version=state.version,
+            finished=state.ended is not None,
+            standings=standings_pb(state),
+            seed_commitment=created.seed_commitment,
+            seed=state.seed_hex or "",
+            seats=[
+                lobby_pb2.Seat(
+                    seat=s.seat,
+                    taken=True,
+                    player_name=s.player_name,
+                    is_bot=s.is_bot,
+                    bot_level=s.bot_level,
+                )
+                for s in (state.seat(i) for i in range(state.players))
+            ],
+            client_seeds=[s.client_seed_hex for s in created.seats],
+        )
+
+    async def events_after(
+        self, match_id: str, viewer: int, after_version: int
+    ) -> list[events_pb2.EventEnvelope]:
+        stored = await self._ports.store.read_stream(stream_of(match_id), after_version)
+        state = self._cache.get(match_id)
+        table_id = state.created.table_id if state else ""
+        return [to_envelope(s, viewer, table_id) for s in stored]
+
+    async def authorize_stream(self, match_id: str, seat: int, token: str) -> MatchState:
+        state = await self.load(match_id)
+        if seat != SPECTATOR:
+            self._authorize(state, seat, token, internal=False)
+        return state
