@@ -204,6 +204,11 @@ class ScoringApi(scoring_pb2_grpc.ScoringServiceServicer):
             context, "GetPlayerStandings", request, scoring_pb2.GetPlayerStandingsResponse
         )
 
+    async def GetRatings(self, request: Any, context: Any) -> scoring_pb2.GetRatingsResponse:
+        return await self._fwd.forward(
+            context, "GetRatings", request, scoring_pb2.GetRatingsResponse
+        )
+
 
 SERVICE_NAMES = (
     game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,

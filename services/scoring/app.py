@@ -15,6 +15,7 @@ from tavola.protocol import events as codec
 from tavola.v1 import scoring_pb2
 
 from services.scoring import metrics
+from services.scoring.ratings import rating_pb
 
 log = structlog.get_logger(__name__)
 SCHEMA = Path(__file__).with_name("schema.sql")
@@ -126,7 +127,13 @@ class Scoring:
             request.player_name,
             request.game,
         )
+        ratings = await self._pool.fetch(
+            "SELECT * FROM ratings WHERE player = $1 AND ($2 = '' OR game = $2) ORDER BY game",
+            request.player_name,
+            request.game,
+        )
         return scoring_pb2.GetPlayerStandingsResponse(
+            ratings=[rating_pb(r) for r in ratings],
             player_name=request.player_name,
             matches=row["matches"],
             wins=row["wins"],

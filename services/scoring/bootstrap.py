@@ -8,6 +8,7 @@ import os
 import uuid
 from datetime import UTC, datetime
 
+import asyncpg
 import structlog
 from nats.aio.msg import Msg
 from tavola.bus import rpc, subjects
@@ -19,21 +20,27 @@ from tavola.service.config import ServiceConfig
 from tavola.v1 import events_pb2, scoring_pb2
 
 from services.scoring.app import ENDED, Scoring, ensure_schema
+from services.scoring.ratings import RatingsProjection, ladder
 
 log = structlog.get_logger(__name__)
 
 
-async def build(config: ServiceConfig, stack: contextlib.AsyncExitStack) -> Scoring:
+async def build(
+    config: ServiceConfig, stack: contextlib.AsyncExitStack
+) -> tuple[Scoring, RatingsProjection, asyncpg.Pool]:
     pool = await runtime.create_pool(config.database_url)
     stack.push_async_callback(pool.close)
     await migrate(pool)
     await ensure_schema(pool)
-    return Scoring(pool, PostgresEventStore(pool, clock=lambda: datetime.now(UTC)))
+    store = PostgresEventStore(pool, clock=lambda: datetime.now(UTC))
+    return Scoring(pool, store), RatingsProjection(pool, store), pool
 
 
 async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
     async with contextlib.AsyncExitStack() as stack:
-        scoring = await build(config, stack)
+        scoring, ratings, pool = await build(config, stack)
+        rating_task = asyncio.create_task(ratings.run(stop))
+        stack.push_async_callback(_cancel, rating_task)
         nc = await runtime.connect_nats(config.nats_url, "scoring")
         stack.push_async_callback(nc.drain)
         js = nc.jetstream()
@@ -55,6 +62,11 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
         ) -> scoring_pb2.GetMatchStandingsResponse:
             return await scoring.match_standings(request)
 
+        async def ratings_ladder(
+            request: scoring_pb2.GetRatingsRequest, _internal: bool
+        ) -> scoring_pb2.GetRatingsResponse:
+            return await ladder(pool, request)
+
         async def player(
             request: scoring_pb2.GetPlayerStandingsRequest, _internal: bool
         ) -> scoring_pb2.GetPlayerStandingsResponse:
@@ -67,6 +79,7 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
             {
                 "GetMatchStandings": rpc.Method(scoring_pb2.GetMatchStandingsRequest, match),
                 "GetPlayerStandings": rpc.Method(scoring_pb2.GetPlayerStandingsRequest, player),
+                "GetRatings": rpc.Method(scoring_pb2.GetRatingsRequest, ratings_ladder),
             },
         )
         server, port = await runtime.start_health_server(
@@ -83,7 +96,8 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
 
 async def rebuild(config: ServiceConfig) -> int:
     async with contextlib.AsyncExitStack() as stack:
-        scoring = await build(config, stack)
+        scoring, ratings, _pool = await build(config, stack)
+        await ratings.rebuild()
         return await scoring.rebuild()
 
 

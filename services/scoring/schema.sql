@@ -15,3 +15,11 @@ CREATE TABLE IF NOT EXISTS match_standings (
     PRIMARY KEY (match_id, seat)
 );
 CREATE INDEX IF NOT EXISTS match_standings_player ON match_standings (player_name, game);
+CREATE TABLE IF NOT EXISTS ratings (
+    player text NOT NULL,
+    game text NOT NULL,
+    mu double precision NOT NULL,
+    sigma double precision NOT NULL,
+    matches bigint NOT NULL,
+    PRIMARY KEY (player, game)
+);
