@@ -12,6 +12,7 @@ import secrets
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
+
 from tavola.infra.local import LocalInfra, create_database, drop_database
 
 

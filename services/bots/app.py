@@ -15,6 +15,8 @@ from typing import Any
 
 import grpc
 import structlog
+
+from services.bots import metrics
 from tavola import bots
 from tavola.bots.interface import Budget, Knowledge
 from tavola.protocol import events as codec
@@ -23,8 +25,6 @@ from tavola.protocol.records import from_record
 from tavola.rules import registry
 from tavola.rules.interface import Event
 from tavola.v1 import events_pb2, game_pb2, internal_pb2
-
-from services.bots import metrics
 
 log = structlog.get_logger(__name__)
 POLICY_VERSION = 1

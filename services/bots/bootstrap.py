@@ -9,14 +9,14 @@ from typing import Any
 
 import structlog
 from nats.aio.msg import Msg
+
+from services.bots import metrics
+from services.bots.app import BotPlayer, BotPorts
 from tavola.bus import rpc, subjects
 from tavola.bus.consumer import report_lag, subscribe_events
 from tavola.service import runtime
 from tavola.service.config import ServiceConfig
 from tavola.v1 import events_pb2, game_pb2, internal_pb2
-
-from services.bots import metrics
-from services.bots.app import BotPlayer, BotPorts
 
 log = structlog.get_logger(__name__)
 

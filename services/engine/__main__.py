@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from tavola.service.logging import configure
-from tavola.service.runtime import stop_on_signals
-
 from services.engine.bootstrap import run
 from services.engine.config import EngineConfig
+from tavola.service.logging import configure
+from tavola.service.runtime import stop_on_signals
 
 
 async def main() -> None:

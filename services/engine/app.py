@@ -16,17 +16,6 @@ from typing import Protocol
 from uuid import UUID
 
 import structlog
-from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
-from tavola.eventlog.model import EventStore, StoredEvent
-from tavola.match import aggregate
-from tavola.match.aggregate import Batch, MatchState
-from tavola.match.events import MatchCreated, OptionEntry, SeatCredentials, SeatInfo
-from tavola.protocol import errors
-from tavola.protocol import events as codec
-from tavola.rules import fairness, registry
-from tavola.rules.errors import RulesError
-from tavola.rules.registry import UnknownGame
-from tavola.v1 import events_pb2, game_pb2, internal_pb2
 
 from services.engine import metrics
 from services.engine.codec import batches_to_new_events
@@ -41,6 +30,17 @@ from services.engine.mapping import (
 )
 from services.engine.queries import QueryMixin
 from services.engine.timers import Due, TimerWheel
+from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
+from tavola.eventlog.model import EventStore, StoredEvent
+from tavola.match import aggregate
+from tavola.match.aggregate import Batch, MatchState
+from tavola.match.events import MatchCreated, OptionEntry, SeatCredentials, SeatInfo
+from tavola.protocol import errors
+from tavola.protocol import events as codec
+from tavola.rules import fairness, registry
+from tavola.rules.errors import RulesError
+from tavola.rules.registry import UnknownGame
+from tavola.v1 import events_pb2, game_pb2, internal_pb2
 
 log = structlog.get_logger(__name__)
 

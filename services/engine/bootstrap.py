@@ -15,6 +15,10 @@ import asyncpg
 import grpc
 import structlog
 from nats.aio.client import Client as NATS
+
+from services.engine import bus_api, grpc_api
+from services.engine.app import Engine, Ports
+from services.engine.config import EngineConfig
 from tavola.bus import subjects
 from tavola.bus.relay import Relay
 from tavola.eventlog.migrate import migrate
@@ -22,10 +26,6 @@ from tavola.eventlog.postgres import PostgresEventStore
 from tavola.protocol.grpc_server import MalformedRequestInterceptor
 from tavola.service import runtime
 from tavola.service.seeds import PostgresSeedVault
-
-from services.engine import bus_api, grpc_api
-from services.engine.app import Engine, Ports
-from services.engine.config import EngineConfig
 
 log = structlog.get_logger(__name__)
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from nats.aio.client import Client as NATS
 from nats.aio.subscription import Subscription
+
+from services.engine.app import Engine
 from tavola.bus import rpc, subjects
 from tavola.protocol.errors import denied
 from tavola.v1 import game_pb2, internal_pb2
-
-from services.engine.app import Engine
 
 
 async def serve(nc: NATS, engine: Engine, names: subjects.Subjects) -> list[Subscription]:

@@ -16,6 +16,10 @@ import grpc
 import structlog
 from google.protobuf.message import Message
 from nats.aio.client import Client as NATS
+
+from services.engine import metrics
+from services.engine.app import Engine
+from services.engine.mapping import stream_of
 from tavola.bus import rpc, subjects
 from tavola.protocol.envelopes import SPECTATOR
 from tavola.protocol.errors import ServiceError
@@ -28,10 +32,6 @@ from tavola.v1 import (
     scoring_pb2,
     scoring_pb2_grpc,
 )
-
-from services.engine import metrics
-from services.engine.app import Engine
-from services.engine.mapping import stream_of
 
 log = structlog.get_logger(__name__)
 R = TypeVar("R", bound=Message)

@@ -6,6 +6,7 @@ import hashlib
 from typing import Any
 
 from google.protobuf.timestamp_pb2 import Timestamp
+
 from tavola.match.aggregate import MatchState
 from tavola.match.events import DeadlineSet
 from tavola.protocol import errors

@@ -8,6 +8,13 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from services.engine.mapping import (
+    blocked_pb,
+    check_id,
+    deadline_pb,
+    standings_pb,
+    stream_of,
+)
 from tavola.bots import decision_seed
 from tavola.bots.interface import Knowledge
 from tavola.bots.knowledge import visible
@@ -22,14 +29,6 @@ from tavola.protocol.records import to_record
 from tavola.rules.errors import RulesError
 from tavola.rules.messages import render
 from tavola.v1 import events_pb2, game_pb2, lobby_pb2
-
-from services.engine.mapping import (
-    blocked_pb,
-    check_id,
-    deadline_pb,
-    standings_pb,
-    stream_of,
-)
 
 if TYPE_CHECKING:
     from services.engine.app import Ports

@@ -1,8 +1,7 @@
 """Entrypoint: ``python -m services.lobby``."""
 
-from tavola.service.entry import serve
-
 from services.lobby.bootstrap import run
+from tavola.service.entry import serve
 
 if __name__ == "__main__":
     serve("lobby", run)

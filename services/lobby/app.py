@@ -11,6 +11,8 @@ from typing import Any
 from uuid import UUID
 
 import structlog
+
+from services.lobby import metrics
 from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
 from tavola.eventlog.model import EventStore, NewEvent
 from tavola.lobby.table import (
@@ -31,8 +33,6 @@ from tavola.rules.interface import Event
 from tavola.rules.messages import render
 from tavola.rules.registry import UnknownGame
 from tavola.v1 import common_pb2, internal_pb2, lobby_pb2
-
-from services.lobby import metrics
 
 log = structlog.get_logger(__name__)
 BOT_LEVELS = ("easy", "medium", "hard", "master")

@@ -10,6 +10,8 @@ import uuid
 from datetime import UTC, datetime
 
 import structlog
+
+from services.lobby.app import Lobby, LobbyPorts
 from tavola.bus import rpc, subjects
 from tavola.eventlog.migrate import migrate
 from tavola.eventlog.postgres import PostgresEventStore
@@ -17,8 +19,6 @@ from tavola.service import runtime
 from tavola.service.config import ServiceConfig
 from tavola.service.seeds import PostgresSeedVault
 from tavola.v1 import internal_pb2, lobby_pb2
-
-from services.lobby.app import Lobby, LobbyPorts
 
 log = structlog.get_logger(__name__)
 

@@ -3,10 +3,9 @@
 import asyncio
 import sys
 
+from services.scoring.bootstrap import rebuild, run
 from tavola.service.config import ServiceConfig
 from tavola.service.entry import serve
-
-from services.scoring.bootstrap import rebuild, run
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["rebuild"]:

@@ -8,14 +8,14 @@ from uuid import UUID
 
 import asyncpg
 import structlog
+
+from services.scoring import metrics
+from services.scoring.ratings import rating_pb
 from tavola.eventlog.model import Cursor, EventStore, StoredEvent
 from tavola.match.events import MatchCreated, MatchEnded
 from tavola.protocol import errors
 from tavola.protocol import events as codec
 from tavola.v1 import scoring_pb2
-
-from services.scoring import metrics
-from services.scoring.ratings import rating_pb
 
 log = structlog.get_logger(__name__)
 SCHEMA = Path(__file__).with_name("schema.sql")

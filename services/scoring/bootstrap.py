@@ -11,6 +11,9 @@ from datetime import UTC, datetime
 import asyncpg
 import structlog
 from nats.aio.msg import Msg
+
+from services.scoring.app import ENDED, Scoring, ensure_schema
+from services.scoring.ratings import RatingsProjection, ladder
 from tavola.bus import rpc, subjects
 from tavola.bus.consumer import report_lag, subscribe_events
 from tavola.eventlog.migrate import migrate
@@ -18,9 +21,6 @@ from tavola.eventlog.postgres import PostgresEventStore
 from tavola.service import runtime
 from tavola.service.config import ServiceConfig
 from tavola.v1 import events_pb2, scoring_pb2
-
-from services.scoring.app import ENDED, Scoring, ensure_schema
-from services.scoring.ratings import RatingsProjection, ladder
 
 log = structlog.get_logger(__name__)
 

@@ -17,6 +17,7 @@ from typing import Any
 import asyncpg
 import structlog
 from openskill.models import PlackettLuce
+
 from tavola.eventlog.model import EventStore, StoredEvent
 from tavola.eventlog.tracking import load_position, save_position
 from tavola.match.events import MatchCreated, MatchEnded

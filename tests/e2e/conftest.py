@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+
 from support.platform import running_platform
 from tavola.cli.client import Client
 from tavola.cli.platform import Platform

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import grpc
 import pytest
+
 from support.platform import bot_table, eventually, match_state
 from tavola.v1 import game_pb2, lobby_pb2, scoring_pb2
 
@@ -122,6 +123,7 @@ def test_the_server_offers_health_and_reflection(client):
 
 def test_a_finished_match_exports_as_a_record_that_verifies_offline(client, tmp_path):
     from google.protobuf import json_format
+
     from tavola.cli.replay import verify_file
 
     match_id, _ = bot_table(client, "fan-tan", 3)

@@ -9,6 +9,7 @@ import time
 import asyncpg
 import nats
 import pytest
+
 from support.platform import bot_table, eventually, match_state
 from tavola.bus.subjects import Subjects
 from tavola.cli.platform import wait_healthy

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+
 from support.platform import bot_table, eventually
 from tavola.cli.client import Client
 from tavola.v1 import game_pb2

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
+
 from tavola.eventlog.migrate import migrate
 
 

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 import asyncpg
 import nats
 import pytest
+
 from tavola.infra.local import LocalInfra, create_database, drop_database
 from tavola.infra.processes import is_alive, port_is_open
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import asyncpg
 import pytest
-from support.engine import FixedClock, token
 
 from services.engine.app import Engine, Ports
 from services.scoring.app import ensure_schema
 from services.scoring.ratings import RatingsProjection
+from support.engine import FixedClock, token
 from tavola.eventlog.postgres import PostgresEventStore
 from tavola.v1 import game_pb2, internal_pb2
 

@@ -8,10 +8,9 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from services.engine.app import Engine, Ports
 from tavola.eventlog.memory import InMemoryEventStore
 from tavola.v1 import game_pb2, internal_pb2
-
-from services.engine.app import Engine, Ports
 
 
 class FixedClock:

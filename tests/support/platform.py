@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import grpc
+
 from tavola.cli.client import Client
 from tavola.cli.platform import Platform
 from tavola.infra.databases import create_database, drop_database

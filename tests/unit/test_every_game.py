@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 import pytest
+
 from tavola.protocol import events as codec
 from tavola.protocol.records import from_record, record_to_plain, to_record
 from tavola.rules import driver, registry

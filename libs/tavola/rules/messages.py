@@ -58,8 +58,10 @@ PLATFORM_MESSAGES: dict[str, dict[str, str]] = {
         "en": "The token does not open seat {seat}.",
         "pt": "O código não corresponde ao lugar {seat}.",
     },
-    "seat.already_left": {"en": "Seat {seat} has already left the match.",
-                          "pt": "O lugar {seat} já saiu da partida."},
+    "seat.already_left": {
+        "en": "Seat {seat} has already left the match.",
+        "pt": "O lugar {seat} já saiu da partida.",
+    },
     "seat.taken": {"en": "Seat {seat} is taken.", "pt": "O lugar {seat} está ocupado."},
     "seat.none_free": {"en": "No seat is free.", "pt": "Não há lugares livres."},
     "seat.not_bot": {

@@ -44,11 +44,17 @@ GOLDENS: tuple[Golden, ...] = (
 
 def render(golden: Golden) -> str:
     game = registry.get(golden.game)
-    out = driver.play_match(game, golden.players, golden.options,
-                            seed=golden.seed.to_bytes(32, "big"),
-                            rng=random.Random(golden.seed))
-    lines = [f"# {golden.name}: {golden.game}, {golden.players} players, options "
-             f"{dict(golden.options)}, seed {golden.seed}, rules v{game.info.rules_version}"]
+    out = driver.play_match(
+        game,
+        golden.players,
+        golden.options,
+        seed=golden.seed.to_bytes(32, "big"),
+        rng=random.Random(golden.seed),
+    )
+    lines = [
+        f"# {golden.name}: {golden.game}, {golden.players} players, options "
+        f"{dict(golden.options)}, seed {golden.seed}, rules v{game.info.rules_version}"
+    ]
     for index, event in enumerate(out.events, start=1):
         audience = event.audience()
         who = "" if audience is None else f" [to {','.join(map(str, sorted(audience)))}]"
@@ -59,8 +65,7 @@ def render(golden: Golden) -> str:
 
 
 def _fields(event: Any) -> str:
-    return " ".join(f"{f.name}={_text(getattr(event, f.name))}"
-                    for f in dataclasses.fields(event))
+    return " ".join(f"{f.name}={_text(getattr(event, f.name))}" for f in dataclasses.fields(event))
 
 
 def _text(value: Any) -> str:

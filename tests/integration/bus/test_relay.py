@@ -15,6 +15,7 @@ from pathlib import Path
 import asyncpg
 import nats
 import pytest
+
 from tavola.bus.consumer import subscribe_events
 from tavola.bus.relay import Relay
 from tavola.bus.subjects import Subjects

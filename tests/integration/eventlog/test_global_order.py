@@ -16,6 +16,7 @@ from uuid import UUID
 
 import asyncpg
 import pytest
+
 from tavola.eventlog.contract import SteppingClock, events
 from tavola.eventlog.model import StoredEvent
 from tavola.eventlog.postgres import PostgresEventStore, append_notifications

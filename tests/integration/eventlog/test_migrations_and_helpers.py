@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import asyncpg
 import pytest
+
 from tavola.eventlog.errors import MigrationError, TrackingConflict
 from tavola.eventlog.match_secrets import (
     MatchSecretConflict,

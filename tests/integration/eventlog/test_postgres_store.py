@@ -6,6 +6,7 @@ import asyncio
 
 import asyncpg
 import pytest
+
 from tavola.eventlog.contract import EventStoreContract, SteppingClock, a_stream, events
 from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
 from tavola.eventlog.model import EventStore

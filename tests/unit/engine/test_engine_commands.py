@@ -6,6 +6,7 @@ import hashlib
 
 import grpc
 import pytest
+
 from support.engine import FakeSeeds, engine_fixture, token
 from tavola.protocol.errors import ServiceError
 from tavola.rules.cards import Card

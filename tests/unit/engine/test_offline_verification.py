@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+
 from support.engine import engine_fixture
 from tavola.cli.replay import decode
 from tavola.eventlog.chain import verify_chain

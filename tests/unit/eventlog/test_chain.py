@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from uuid import UUID
 
 import pytest
+
 from tavola.eventlog.chain import GENESIS_HASH, canonical_timestamp, event_hash
 from tavola.eventlog.contract import SteppingClock, a_stream, events
 from tavola.eventlog.memory import InMemoryEventStore

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from tavola.eventlog.contract import EventStoreContract, SteppingClock
 from tavola.eventlog.memory import InMemoryEventStore
 from tavola.eventlog.model import EventStore

@@ -8,6 +8,7 @@ from collections import Counter
 
 from hypothesis import given
 from hypothesis import strategies as st
+
 from tavola.rules import fairness
 from tavola.rules.interface import ChanceRequest
 

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
+
 from tavola.bots import Budget
 from tavola.bots.arena import pairing
 from tavola.bots.knowledge import knowledge_of

@@ -5,6 +5,7 @@ order scores +45 +20 +5 -5."""
 from __future__ import annotations
 
 from barbu_kit import GAME, act, choose, dealt, events_of, play
+
 from tavola.games.barbu import DealScored, DoublesDeclared, Passed, WentOut
 from tavola.rules.cards import Rank
 

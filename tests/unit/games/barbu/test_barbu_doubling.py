@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from barbu_kit import GAME, SUIT_HANDS, act, choose, dealt, events_of, on_turn, play, resolve
+
 from tavola.games.barbu import DealScored, DoublesDeclared, PairSettlement
 from tavola.games.barbu.doubling import settle
 from tavola.rules.errors import IllegalAction

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from barbu_kit import GAME, SUIT_HANDS, act, choose, dealt, play
+
 from tavola.games.barbu import ChooseContract, Contract, Double, PlayCard
 from tavola.rules.cards import Rank, Suit, card, cards
 from tavola.rules.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from barbu_kit import GAME, SUIT_HANDS, choose, dealt, events_of, play
+
 from tavola.games.barbu import DealEndedEarly, DealScored, TrickWon
 from tavola.rules.cards import cards
 

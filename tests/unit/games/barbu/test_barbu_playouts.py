@@ -8,6 +8,7 @@ import random
 from collections import Counter
 
 import pytest
+
 from tavola.games.barbu import (
     GAME,
     CardPlayed,

@@ -15,6 +15,7 @@ from barbu_kit import (
     events_of,
     resolve,
 )
+
 from tavola.games.barbu import (
     Contract,
     DealScored,

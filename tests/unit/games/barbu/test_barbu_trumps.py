@@ -5,6 +5,7 @@ when void, a trump that wins if you have one, else a free discard (or, with
 from __future__ import annotations
 
 from barbu_kit import GAME, SUIT_HANDS, choose, dealt, events_of, play
+
 from tavola.games.barbu import ContractChosen, DealScored, TrickWon
 from tavola.rules.cards import Suit
 

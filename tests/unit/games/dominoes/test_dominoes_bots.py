@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+
 import tavola.games.dominoes.bots as bots_package
 from tavola.bots.arena import pairing, play
 from tavola.bots.interface import Budget, Knowledge

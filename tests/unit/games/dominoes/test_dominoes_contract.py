@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+
 from tavola.games import dominoes
 from tavola.games.dominoes import GAME, DominoesState, End, Pass, Play
 from tavola.rules import fairness

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
+
 from tavola.games.dominoes import (
     GAME,
     BoneyardDrawn,

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 import pytest
+
 from tavola.games.dominoes import (
     GAME,
     BoneyardDrawn,
