@@ -1,5 +1,5 @@
 """Doppelkopf message catalogue (English and Portuguese): reasons, automatic moves,
-settlement lines, Bock and redeal reasons, options, presets, contracts, match lengths."""
+bot hints, settlement lines, Bock and redeal reasons, options, presets, contracts, match lengths."""
 
 from __future__ import annotations
 
@@ -126,6 +126,93 @@ OTHER: _M = {
     },
 }
 
+HINTS: _M = {
+    "doppelkopf.hint.only_card": {
+        "en": "{card}: it is the only card you may play.",
+        "pt": "{card}: é a única carta que podes jogar.",
+    },
+    "doppelkopf.hint.lead_ace": {
+        "en": "Lead {card}: the suit has not been played yet, so everyone should follow.",
+        "pt": "Sai com {card}: o naipe ainda não foi jogado, todos devem assistir.",
+    },
+    "doppelkopf.hint.lead_low": {
+        "en": "Lead {card}: your cheapest card gives little away.",
+        "pt": "Sai com {card}: a tua carta mais barata dá pouco ao adversário.",
+    },
+    "doppelkopf.hint.pull_trumps": {
+        "en": "Lead {card}: nobody can beat it, and it draws the opponents' trumps.",
+        "pt": "Sai com {card}: ninguém a pode bater e puxa os trunfos adversários.",
+    },
+    "doppelkopf.hint.lead_to_partner": {
+        "en": "Lead {card}: your partner has no card of that suit and can trump it.",
+        "pt": "Sai com {card}: o teu parceiro não tem esse naipe e pode cortar.",
+    },
+    "doppelkopf.hint.win_safely": {
+        "en": "Play {card}: it wins the trick and nobody still to play can beat it.",
+        "pt": "Joga {card}: ganha a vaza e ninguém que falta jogar a pode bater.",
+    },
+    "doppelkopf.hint.win_cheaply": {
+        "en": "Play {card}: the cheapest card that takes the trick from the opponents.",
+        "pt": "Joga {card}: a carta mais barata que tira a vaza aos adversários.",
+    },
+    "doppelkopf.hint.duck": {
+        "en": "Play {card}: the trick is lost, give away as little as possible.",
+        "pt": "Joga {card}: a vaza está perdida, dá o mínimo possível.",
+    },
+    "doppelkopf.hint.smear": {
+        "en": "Play {card}: your partner's trick is safe, add points to it.",
+        "pt": "Joga {card}: a vaza do teu parceiro está segura, junta-lhe pontos.",
+    },
+    "doppelkopf.hint.secure": {
+        "en": "Play {card}: make your partner's valuable trick safe.",
+        "pt": "Joga {card}: segura a vaza valiosa do teu parceiro.",
+    },
+    "doppelkopf.hint.announce": {
+        "en": "Announce {call}: your hand is strong enough.",
+        "pt": "Anuncia {call}: a tua mão é forte o suficiente.",
+    },
+    "doppelkopf.hint.forced_call": {
+        "en": "{call} is the smallest call you can make now.",
+        "pt": "{call} é o anúncio mais pequeno que podes fazer agora.",
+    },
+    "doppelkopf.hint.healthy": {
+        "en": "Say healthy: your hand is fine for a normal game.",
+        "pt": "Diz «gesund»: a tua mão serve para um jogo normal.",
+    },
+    "doppelkopf.hint.solo": {
+        "en": "Declare the solo {solo}: your hand should take most tricks alone.",
+        "pt": "Declara o solo {solo}: a tua mão deve fazer sozinha a maioria das vazas.",
+    },
+    "doppelkopf.hint.wedding": {
+        "en": "Announce a wedding: you hold both ♣ queens.",
+        "pt": "Anuncia casamento: tens as duas damas de paus.",
+    },
+    "doppelkopf.hint.silent_wedding": {
+        "en": "Say healthy and play a silent wedding: your hand is strong enough alone.",
+        "pt": "Diz «gesund» e joga um casamento silencioso: a tua mão chega sozinha.",
+    },
+    "doppelkopf.hint.poverty": {
+        "en": "Declare Armut: you have too few trumps.",
+        "pt": "Declara pobreza: tens trunfos a menos.",
+    },
+    "doppelkopf.hint.throw": {
+        "en": "Lay down your hand: five nines make it too weak.",
+        "pt": "Deita as cartas: cinco noves tornam a mão fraca demais.",
+    },
+    "doppelkopf.hint.accept": {
+        "en": "Accept the Armut: your trumps are strong enough for two.",
+        "pt": "Aceita a pobreza: os teus trunfos chegam para dois.",
+    },
+    "doppelkopf.hint.decline": {
+        "en": "Decline the Armut: your trumps are too weak for two.",
+        "pt": "Recusa a pobreza: os teus trunfos são fracos para dois.",
+    },
+    "doppelkopf.hint.give": {
+        "en": "Give back {card}: it is worth little to you.",
+        "pt": "Devolve {card}: vale-te pouco.",
+    },
+}
+
 _LINES = {
     "won": ("Won", "Ganho"),
     "below_90": ("Opponents below 90", "Adversários abaixo de 90"),
@@ -230,6 +317,7 @@ MESSAGES: _M = {
     **REASONS,
     **AUTOMATIC,
     **OTHER,
+    **HINTS,
     **_table("line", _LINES),
     **_table("option", _OPTIONS),
     **_table("contract", _CONTRACTS),

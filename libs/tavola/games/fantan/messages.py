@@ -29,6 +29,26 @@ MESSAGES = {
         "en": "Time ran out: {card} was played for you.",
         "pt": "O tempo acabou: foi jogado o {card} por ti.",
     },
+    "fantan.hint.only_card": {
+        "en": "Play {card}: it is your only playable card.",
+        "pt": "Joga o {card}: é a única carta que podes jogar.",
+    },
+    "fantan.hint.own_run": {
+        "en": "Play {card}: it opens the way to your own {next}, so you keep a move.",
+        "pt": "Joga o {card}: abre caminho ao teu {next}, e assim guardas uma jogada.",
+    },
+    "fantan.hint.keep_block": {
+        "en": "Play {card} and keep {kept}: while you hold it, others stay blocked.",
+        "pt": "Joga o {card} e guarda o {kept}: enquanto o tiveres, os outros ficam presos.",
+    },
+    "fantan.hint.nobody_waiting": {
+        "en": "Play {card}: it uncovers nothing the others can use.",
+        "pt": "Joga o {card}: não destapa nada que os outros possam usar.",
+    },
+    "fantan.hint.least_gift": {
+        "en": "Play {card}: it gives the others the least and brings your cards closer.",
+        "pt": "Joga o {card}: é o que menos dá aos outros e aproxima as tuas cartas.",
+    },
     "fantan.option.penalty": {
         "en": "Penalty: 1 per card left, or the cards' values (a longer game).",
         "pt": "Penalização: 1 por carta, ou o valor das cartas (jogo mais longo).",
