@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
+
 from tavola.games.spades import GAME, DealerChosen, HandDealt, HandStarted, SpadesState
 from tavola.rules.cards import cards
 from tavola.rules.interface import Event

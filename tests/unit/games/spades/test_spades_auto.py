@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from tavola.games.spades import GAME, Bid, Play, safe_card_for, suggested_bid
 from tavola.rules.cards import card, cards, standard_deck
 

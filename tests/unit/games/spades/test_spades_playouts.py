@@ -8,6 +8,7 @@ import random
 from collections import defaultdict
 
 import pytest
+
 from tavola.games.spades import (
     GAME,
     Bid,

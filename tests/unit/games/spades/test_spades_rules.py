@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from tavola.games.spades import (
     GAME,
     Bid,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from tavola.games.spades import GAME, ExtraHandCalled, HandScored, MatchEnded, NilResult
 from tavola.games.spades.scoring import match_outcome, settle_team
 
