@@ -23,7 +23,7 @@ from tavola.games.spades.events import (
 from tavola.games.spades.messages import MESSAGES
 from tavola.games.spades.play import SPADE, card_reason, legal_cards
 from tavola.games.spades.scoring import match_outcome, settle_hand, team_of
-from tavola.games.spades.state import SEATS, SpadesState
+from tavola.games.spades.state import SEATS, SpadesOptions, SpadesState
 from tavola.games.spades.views import SpadesView, build_view, safe_card_for
 from tavola.rules.cards import (
     Card,
@@ -39,6 +39,7 @@ from tavola.rules.interface import (
     ChanceRequest,
     Event,
     GameInfo,
+    OptionSpec,
     OptionValue,
     SeatScore,
     TrickGame,
@@ -60,7 +61,11 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
         min_players=SEATS,
         max_players=SEATS,
         rules_version=1,
-        options=(),
+        options=(
+            OptionSpec("target", "int", 500, "spades.option.target", minimum=50, maximum=2000),
+            OptionSpec("floor", "int", -200, "spades.option.floor", minimum=-2000, maximum=-50),
+            OptionSpec("hands", "int", 0, "spades.option.hands", minimum=0, maximum=50),
+        ),
         event_types=(
             DealerChosen,
             HandStarted,
@@ -79,10 +84,10 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
 
     # ----- lifecycle -------------------------------------------------------------------
     def initial_state(self, players: int, options: Mapping[str, OptionValue]) -> SpadesState:
-        self.parse_options(options)
+        parsed = self.parse_options(options)
         if players != SEATS:
             raise IllegalAction(Reason.of("spades.players", players=players))
-        return SpadesState()
+        return SpadesState(options=SpadesOptions(**parsed))  # type: ignore[arg-type]
 
     def players(self, state: SpadesState) -> int:
         return SEATS
@@ -253,7 +258,15 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
         scores = (teams[0].score_after, teams[1].score_after)
         bags = (teams[0].bags_after, teams[1].bags_after)
         events: list[Event] = [HandScored(state.hand, teams, scores, bags)]
-        outcome = match_outcome(scores, state.deciding)
+        opts = state.options
+        outcome = match_outcome(
+            scores,
+            state.deciding,
+            target=opts.target,
+            floor=opts.floor,
+            hands_played=state.hands_played + 1,
+            hands=opts.hands,
+        )
         if outcome == "extra":
             events.append(ExtraHandCalled(state.hand, scores[0]))
         elif outcome == "ended":

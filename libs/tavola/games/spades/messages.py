@@ -119,4 +119,16 @@ MESSAGES = {
         "en": "Play {card}: your side has its tricks; avoid bags.",
         "pt": "Jogue o {card}: a sua dupla já tem as vazas; evite sobras.",
     },
+    "spades.option.target": {
+        "en": "A partnership reaching this score ends the match (rule book: 500).",
+        "pt": "A dupla que chegar a estes pontos acaba a partida (regra: 500).",
+    },
+    "spades.option.floor": {
+        "en": "A partnership falling to this score ends the match (rule book: -200).",
+        "pt": "A dupla que descer a estes pontos acaba a partida (regra: -200).",
+    },
+    "spades.option.hands": {
+        "en": "Play this many hands, then the higher score wins (0: play to a threshold).",
+        "pt": "Jogar este número de mãos; ganha a pontuação mais alta (0: até um limite).",
+    },
 }

@@ -91,14 +91,26 @@ def settle_hand(
     )
 
 
-def threshold_reached(scores: tuple[int, int]) -> bool:
-    return any(s >= WIN_SCORE or s <= LOSS_SCORE for s in scores)
+def threshold_reached(
+    scores: tuple[int, int], target: int = WIN_SCORE, floor: int = LOSS_SCORE
+) -> bool:
+    return any(s >= target or s <= floor for s in scores)
 
 
-def match_outcome(scores: tuple[int, int], deciding: bool) -> str:
+def match_outcome(
+    scores: tuple[int, int],
+    deciding: bool,
+    *,
+    target: int = WIN_SCORE,
+    floor: int = LOSS_SCORE,
+    hands_played: int = 0,
+    hands: int = 0,
+) -> str:
     """After a hand: ``"continue"``, ``"extra"`` (tied at the end: one more hand) or
     ``"ended"``. Once an extra hand has been called (``deciding``), the first hand that
-    leaves the scores unequal ends the match, whatever the thresholds say then."""
-    if not (deciding or threshold_reached(scores)):
+    leaves the scores unequal ends the match, whatever the thresholds say then. Table
+    options may move the thresholds or fix a number of hands (``hands``)."""
+    planned_end = bool(hands) and hands_played >= hands
+    if not (deciding or planned_end or threshold_reached(scores, target, floor)):
         return "continue"
     return "extra" if scores[0] == scores[1] else "ended"

@@ -12,6 +12,16 @@ SEATS = 4
 
 
 @dataclass(frozen=True, slots=True)
+class SpadesOptions:
+    """Table options: the match thresholds (500 / -200 by the rule book) and an optional
+    fixed number of hands (0: play to a threshold)."""
+
+    target: int = 500
+    floor: int = -200
+    hands: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class SpadesState:
     phase: Phase = "draw_dealer"
     hand: int = 0
@@ -29,3 +39,4 @@ class SpadesState:
     deciding: bool = False
     winner: int | None = None
     hands_played: int = 0
+    options: SpadesOptions = SpadesOptions()

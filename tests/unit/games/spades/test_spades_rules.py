@@ -38,10 +38,13 @@ def test_the_game_is_for_four_players_in_two_partnerships():
     assert err.value.reason.code == "spades.players"
 
 
-def test_there_are_no_table_options():
+def test_unknown_table_options_are_refused_and_the_rule_book_values_are_the_defaults():
     with pytest.raises(IllegalAction) as err:
-        GAME.initial_state(4, {"target": 300})
+        GAME.initial_state(4, {"blind_nil": "true"})
     assert err.value.reason.code == "options.unknown"
+    options = GAME.initial_state(4, {}).options
+    assert (options.target, options.floor, options.hands) == (500, -200, 0)
+    assert GAME.house_rules({"target": 300}) == ("target",)
 
 
 def test_the_first_dealer_is_drawn_from_the_seed():

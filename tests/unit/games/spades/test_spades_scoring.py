@@ -254,3 +254,15 @@ def test_the_first_untied_extra_hand_ends_the_match_even_below_500(table, suit_h
     state, events = _finish(table, state, "nil, bid 13, bid 1, bid 9")  # -210, -220
     assert events[-1] == MatchEnded(2, 0, (290, 280))
     assert GAME.is_over(state)
+
+
+def test_a_table_may_fix_the_number_of_hands_and_the_higher_score_then_wins():
+    assert match_outcome((120, 80), False, hands_played=3, hands=4) == "continue"
+    assert match_outcome((120, 80), False, hands_played=4, hands=4) == "ended"
+    assert match_outcome((100, 100), False, hands_played=4, hands=4) == "extra"
+
+
+def test_a_table_may_move_the_thresholds():
+    assert match_outcome((300, 10), False, target=300) == "ended"
+    assert match_outcome((300, 10), False) == "continue"
+    assert match_outcome((10, -100), False, floor=-100) == "ended"
