@@ -68,6 +68,7 @@ class Barbu(TrickGame[BarbuState, BarbuAction]):
             OptionSpec("no_doubling", "bool", False, "barbu.option.no_doubling", house_rule=False),
             OptionSpec("play_out_all_tricks", "bool", False, "barbu.option.play_out_all_tricks"),
             OptionSpec("void_must_trump", "bool", False, "barbu.option.void_must_trump"),
+            OptionSpec("blocks", "int", 4, "barbu.option.blocks", minimum=1, maximum=4),
         ),
         event_types=EVENT_TYPES,
     )

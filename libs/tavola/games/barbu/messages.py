@@ -225,4 +225,8 @@ MESSAGES = {
         "en": "Play {card}: it helps the others least.",
         "pt": "Joga o {card}: é a que menos ajuda os outros.",
     },
+    "barbu.option.blocks": {
+        "en": "Blocks of 7 deals, one per declarer (4: the full 28-deal session).",
+        "pt": "Blocos de 7 mãos, um por declarante (4: a sessão completa de 28 mãos).",
+    },
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tavola.games.barbu.contracts import DOMINO_PLACE_POINTS, Contract
 from tavola.games.barbu.doubling import settle
 from tavola.games.barbu.events import DealScored, SessionEnded
-from tavola.games.barbu.state import DEALS, SEATS, BarbuState
+from tavola.games.barbu.state import SEATS, BarbuState
 from tavola.rules.interface import Event
 
 
@@ -28,7 +28,7 @@ def score_deal(state: BarbuState) -> list[Event]:
     events: list[Event] = [
         DealScored(state.deal, state.contract, raw, settlements, transfers, adjusted, totals)
     ]
-    if state.deal >= DEALS:
+    if state.deal >= state.options.deals:
         best = max(totals)
         events.append(SessionEnded(totals, tuple(s for s in range(SEATS) if totals[s] == best)))
     return events

@@ -23,6 +23,11 @@ class BarbuOptions:
     no_doubling: bool = False
     play_out_all_tricks: bool = False
     void_must_trump: bool = False
+    blocks: int = 4  # declarers' blocks of 7 deals; 4 is the full 28-deal session
+
+    @property
+    def deals(self) -> int:
+        return self.blocks * DEALS_PER_BLOCK
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,6 @@ from tavola.games.barbu.events import (
 )
 from tavola.games.barbu.play import grow_row
 from tavola.games.barbu.state import (
-    DEALS,
     DEALS_PER_BLOCK,
     SEATS,
     BarbuState,
@@ -53,7 +52,7 @@ def evolve(state: BarbuState, event: Event) -> BarbuState:
         case DealEndedEarly():
             return changed(state, turn=None, trick=None)
         case DealScored(deal=deal, totals=totals):
-            phase: Phase = "over" if deal >= DEALS else "deal"
+            phase: Phase = "over" if deal >= state.options.deals else "deal"
             return changed(state, phase=phase, totals=totals, turn=None, trick=None)
         case SessionEnded():
             return changed(state, phase="over", turn=None)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from tavola.games.barbu.actions import BarbuAction, Double, PlayCard
 from tavola.games.barbu.contracts import Contract
-from tavola.games.barbu.state import DEALS, SEATS, BarbuState
+from tavola.games.barbu.state import SEATS, BarbuState
 from tavola.rules.cards import Card, PlayedCard, Rank, Suit
 
 
@@ -68,7 +68,7 @@ def build_view(state: BarbuState, seat: int | None) -> BarbuView:
         seat=seat,
         phase=state.phase,
         deal=state.deal,
-        deals_in_session=DEALS,
+        deals_in_session=state.options.deals,
         declarer=state.declarer,
         dealer=state.dealer,
         cutter=(state.declarer + 2) % SEATS,

@@ -185,7 +185,13 @@ def test_table_options_are_declared_and_house_rules_are_flagged():
     assert info.min_players == info.max_players == 4
     assert not info.lower_score_wins and not info.teams
     names = {o.name: o for o in info.options}
-    assert set(names) == {"fixed_order", "no_doubling", "play_out_all_tricks", "void_must_trump"}
+    assert set(names) == {
+        "fixed_order",
+        "no_doubling",
+        "play_out_all_tricks",
+        "void_must_trump",
+        "blocks",
+    }
     flagged = GAME.house_rules(
         {
             "play_out_all_tricks": True,
@@ -199,3 +205,14 @@ def test_table_options_are_declared_and_house_rules_are_flagged():
     assert state.options.fixed_order and state.options.no_doubling
     with pytest.raises(IllegalAction):
         GAME.initial_state(4, {"doubling_limit": 3})
+
+
+def test_a_shorter_session_plays_whole_blocks_and_still_sums_to_zero():
+    import random
+
+    from tavola.rules import driver
+
+    out = driver.play_match(GAME, 4, {"blocks": 1}, seed=b"s" * 32, rng=random.Random(3))
+    assert out.state.deal == 7 and GAME.is_over(out.state)
+    assert sum(s.score for s in GAME.standings(out.state)) == 0
+    assert GAME.house_rules({"blocks": 2}) == ("blocks",)
