@@ -29,7 +29,7 @@ from services.engine.mapping import (
     stream_of,
 )
 from services.engine.queries import QueryMixin
-from services.engine.timers import Due, TimerWheel
+from services.engine.timers import PAUSE, Due, TimerWheel
 from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
 from tavola.eventlog.model import EventStore, StoredEvent
 from tavola.match import aggregate
@@ -123,7 +123,9 @@ class Engine(QueryMixin):
         credentials = SeatCredentials(tuple(s.token_sha256 for s in request.seats))
         opening = Batch("system", (created, credentials))
         state = aggregate.fold(opening.events)
-        batches = self._with_deadlines(state, [opening, *aggregate.settle(state, seed)])
+        batches = self._with_deadlines(
+            state, [opening, *aggregate.settle(state, seed, self._ports.now_ms())]
+        )
         try:
             result = await self._append(
                 None, request.match_id, request.game, batches, f"create:{request.match_id}"
@@ -184,7 +186,7 @@ class Engine(QueryMixin):
         after = aggregate.fold(batch.events, state)
         seed = await self._ports.seeds.seed(request.match_id)
         batches = self._with_deadlines(
-            state, [batch, *aggregate.settle(after, seed)], acted=request.seat
+            state, [batch, *aggregate.settle(after, seed, self._ports.now_ms())], acted=request.seat
         )
         count = sum(len(b.events) for b in batches)
         response = game_pb2.SubmitActionResponse(
@@ -279,7 +281,9 @@ class Engine(QueryMixin):
                 raise errors.from_rules_error(error) from None
             after = aggregate.fold(batch.events, state)
             seed = await self._ports.seeds.seed(request.match_id)
-            batches = self._with_deadlines(state, [batch, *aggregate.settle(after, seed)])
+            batches = self._with_deadlines(
+                state, [batch, *aggregate.settle(after, seed, self._ports.now_ms())]
+            )
             version = await self._append(
                 state,
                 request.match_id,
@@ -294,6 +298,8 @@ class Engine(QueryMixin):
     # ----- timers ------------------------------------------------------------------------
     async def fire(self, due: Due) -> bool:
         """Act for a seat whose deadline passed (if it still runs); True if appended."""
+        if due.seat == PAUSE:
+            return await self._resume(due)
         async with self._locks[due.match_id]:
             state = await self.load(due.match_id)
             live = {d.seat: d.deadline_ms for d in state.deadlines}
@@ -303,7 +309,7 @@ class Engine(QueryMixin):
             after = aggregate.fold(batch.events, state)
             seed = await self._ports.seeds.seed(due.match_id)
             batches = self._with_deadlines(
-                state, [batch, *aggregate.settle(after, seed)], acted=due.seat
+                state, [batch, *aggregate.settle(after, seed, self._ports.now_ms())], acted=due.seat
             )
             command = f"timeout:{due.match_id}:{due.seat}:{due.deadline_ms}"
             try:
@@ -319,6 +325,32 @@ class Engine(QueryMixin):
                 action=batch.action,
                 reason=batch.reason.code if batch.reason else "",
             )
+            return True
+
+    async def _resume(self, due: Due) -> bool:
+        """A pause between games has passed: deal on."""
+        async with self._locks[due.match_id]:
+            state = await self.load(due.match_id)
+            pause = state.pause
+            if pause is None or pause.until_ms != due.deadline_ms or state.ended is not None:
+                return False
+            seed = await self._ports.seeds.seed(due.match_id)
+            batches = self._with_deadlines(
+                state, aggregate.settle(state, seed, self._ports.now_ms())
+            )
+            if not any(b.events for b in batches):
+                return False
+            try:
+                await self._append(
+                    state,
+                    due.match_id,
+                    state.created.game,
+                    batches,
+                    f"resume:{due.match_id}:{pause.purpose}",
+                )
+            except (DuplicateCommand, ConcurrencyConflict):
+                self.forget(due.match_id)
+                return False
             return True
 
     async def fire_due(self) -> int:

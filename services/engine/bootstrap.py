@@ -49,7 +49,8 @@ class PostgresTimerIndex:
 
     async def matches_with_deadlines(self) -> list[str]:
         rows = await self._pool.fetch(
-            "SELECT DISTINCT d.stream_id FROM events d WHERE d.type = 'match.DeadlineSet'"
+            "SELECT DISTINCT d.stream_id FROM events d"
+            " WHERE d.type IN ('match.DeadlineSet', 'match.PauseStarted')"
             " AND NOT EXISTS (SELECT 1 FROM events e WHERE e.stream_id = d.stream_id"
             " AND e.type = 'match.MatchEnded')"
         )

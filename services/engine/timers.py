@@ -18,6 +18,9 @@ class Due:
     deadline_ms: int
 
 
+PAUSE = -1  # the "seat" of a table-wide pause between games
+
+
 class TimerWheel:
     def __init__(self) -> None:
         self._heap: list[Due] = []
@@ -32,6 +35,14 @@ class TimerWheel:
             heapq.heappush(
                 self._heap, Due(deadline.deadline_ms, match_id, deadline.seat, deadline.deadline_ms)
             )
+        pause = state.pause
+        if (
+            pause is not None
+            and state.ended is None
+            and state.game.chance(state.game_state) is not None
+        ):
+            self._live[(match_id, PAUSE)] = pause.until_ms
+            heapq.heappush(self._heap, Due(pause.until_ms, match_id, PAUSE, pause.until_ms))
 
     def due(self, now_ms: int) -> list[Due]:
         """Deadlines passed and still running."""

@@ -39,7 +39,8 @@ class MemoryTimerIndex:
     async def matches_with_deadlines(self) -> list[str]:
         events = await self._store.read_all(limit=1_000_000)
         ended = {e.stream_id for e in events if e.type == "match.MatchEnded"}
-        return sorted({e.stream_id for e in events if e.type == "match.DeadlineSet"} - ended)
+        timed = ("match.DeadlineSet", "match.PauseStarted")
+        return sorted({e.stream_id for e in events if e.type in timed} - ended)
 
 
 class FakeSeeds:

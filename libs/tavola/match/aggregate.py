@@ -11,6 +11,7 @@ from tavola.match.events import (
     DeadlineSet,
     MatchCreated,
     MatchEnded,
+    PauseStarted,
     SeatCredentials,
     SeatInfo,
     SeatLeft,
@@ -31,6 +32,7 @@ class MatchState:
     seed_hex: str | None = None
     deadlines: tuple[DeadlineSet, ...] = ()  # live deadlines, one per timed seat to act
     left: tuple[SeatLeft, ...] = ()
+    pause: PauseStarted | None = None  # the pause before the next chance, once recorded
 
     @property
     def game(self) -> Game[Any, Any]:
@@ -102,6 +104,8 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
         case DeadlineSet(seat=seat):
             kept = tuple(d for d in state.deadlines if d.seat != seat)
             return replace(state, deadlines=(*kept, event))
+        case PauseStarted():
+            return replace(state, pause=event)
         case SeatLeft(seat=seat):
             kept = tuple(d for d in state.deadlines if d.seat != seat)
             return replace(state, left=(*state.left, event), deadlines=kept)
@@ -160,11 +164,20 @@ def decide_timeout(state: MatchState, seat: int) -> Batch:
     )
 
 
-def settle(state: MatchState, seed: bytes) -> list[Batch]:
-    """What follows on its own: chance from the seed, then the end and the seed's reveal."""
+def settle(state: MatchState, seed: bytes, now_ms: int | None = None) -> list[Batch]:
+    """What follows on its own: chance from the seed, then the end and the seed's reveal.
+
+    With a clock (``now_ms``) a pause the game asks for before a chance is recorded
+    (``PauseStarted``) and settling stops until it has passed; tables of bots only and
+    the offline verifier (no clock) do not pause."""
     batches: list[Batch] = []
     game = state.game
     while (request := game.chance(state.game_state)) is not None:
+        pause = _pause(state, request, now_ms)
+        if pause is not None:
+            if pause.events:
+                batches.append(pause)
+            return batches
         batch = resolve_chance(state, request, seed)
         batches.append(batch)
         state = fold(batch.events, state)
@@ -172,6 +185,20 @@ def settle(state: MatchState, seed: bytes) -> list[Batch]:
         ended = MatchEnded(game.standings(state.game_state))
         batches.append(Batch("system", (ended, SeedRevealed(seed.hex()))))
     return batches
+
+
+def _pause(state: MatchState, request: ChanceRequest, now_ms: int | None) -> Batch | None:
+    """A batch recording the pause (or an empty one: still pausing), or None: go on."""
+    if now_ms is None or not any(state.timed_by_engine(s) for s in range(state.players)):
+        return None
+    seconds = state.game.pause_before_chance(state.game_state)
+    if not seconds:
+        return None
+    if state.pause is None or state.pause.purpose != request.purpose:
+        return Batch("system", (PauseStarted(request.purpose, now_ms + seconds * 1000, seconds),))
+    if now_ms < state.pause.until_ms:
+        return Batch("system", ())
+    return None
 
 
 def deadlines_due(state: MatchState, now_ms: int, acted: int | None = None) -> Batch | None:

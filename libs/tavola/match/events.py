@@ -57,6 +57,16 @@ class DeadlineSet(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PauseStarted(Event):
+    """The table pauses (e.g. between games) until ``until_ms`` (Unix ms); then the next
+    chance (``purpose``) is resolved."""
+
+    purpose: str
+    until_ms: int
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
 class SeatLeft(Event):
     """A player left for good; ``replaced_by`` is the bot level now playing the seat (always
     marked as a bot), or empty when the game's rules took the seat out instead."""
@@ -81,6 +91,7 @@ PLATFORM_EVENTS: tuple[type[Event], ...] = (
     MatchCreated,
     SeatCredentials,
     DeadlineSet,
+    PauseStarted,
     SeatLeft,
     MatchEnded,
     SeedRevealed,

@@ -19,6 +19,7 @@ from tavola.match.events import (
     DeadlineSet,
     MatchCreated,
     MatchEnded,
+    PauseStarted,
     SeatCredentials,
     SeedRevealed,
 )
@@ -88,7 +89,7 @@ def _check_batch(state: MatchState | None, batch: list[Recorded], seed: bytes) -
     recorded = [r.event for r in batch]
     if state is None or isinstance(first.event, SeatCredentials | MatchCreated):
         return aggregate.fold(recorded, state)
-    if all(isinstance(event, DeadlineSet) for event in recorded):
+    if all(isinstance(event, DeadlineSet | PauseStarted) for event in recorded):
         return aggregate.fold(recorded, state)  # clock facts: recorded, not derived
     expected = _expected(state, first, seed)
     for index, record in enumerate(batch):

@@ -233,6 +233,12 @@ class Game(ABC, Generic[S, A]):
         timers (Spades: 30 s a bid, 25 s a card) override this."""
         return None
 
+    def pause_before_chance(self, state: S) -> int | None:
+        """Seconds the table pauses before the next chance (e.g. between games, so everyone
+        sees the result and the provisional standings), or ``None``. Applied by the engine
+        only at tables with people; the rules stay timeless."""
+        return None
+
     def seat_left(self, state: S, seat: int) -> list[Event]:
         """Events when a player leaves for good. Default: none — a bot takes the seat over
         and the rules go on. A game whose rule book says otherwise (Doppelkopf: the game

@@ -89,3 +89,28 @@ async def test_the_view_tells_clients_the_running_deadline():
     view = await fx.view("m1", -1)
     (deadline,) = view.deadlines
     assert deadline.seconds == 30 and deadline.deadline.ToMilliseconds() == fx.now.ms + 30_000
+
+
+async def test_a_doppelkopf_table_with_people_pauses_twenty_seconds_between_games():
+    fx = engine_fixture()
+    await fx.create(game="doppelkopf", players=4, options={"match": "1_round"})
+    # play the first game to its end with the first legal action of the seat on turn
+    for _ in range(2000):
+        events = await fx.engine.events_after("m1", -1, 0)
+        if any(e.type == "match.PauseStarted" for e in events) or events[-1].type.startswith(
+            "match.SeedRevealed"
+        ):
+            break
+        spectator = await fx.view("m1", -1)
+        seat = spectator.to_act[0]
+        await fx.act("m1", seat, (await fx.view("m1", seat)).legal_actions[0].code)
+    events = await fx.engine.events_after("m1", -1, 0)
+    (pause,) = [e for e in events if e.type == "match.PauseStarted"]
+    assert {f.name: f.value.int_value for f in pause.payload.fields}["seconds"] == 20
+    before = len(events)
+    fx.now.ms += 19_000
+    assert await fx.engine.fire_due() == 0
+    fx.now.ms += 1_000
+    assert await fx.engine.fire_due() == 1
+    after = await fx.engine.events_after("m1", -1, 0)
+    assert len(after) > before and any(e.type.endswith("HandDealt") for e in after[before:])

@@ -112,6 +112,11 @@ class Doppelkopf(TrickGame[DokoState, DokoAction]):
     def players(self, state: DokoState) -> int:
         return state.players
 
+    def pause_before_chance(self, state: DokoState) -> int | None:
+        """The rule book: between games everyone sees the result and the provisional
+        standings for 20 s before the next deal."""
+        return 20 if state.phase == "deal" and state.games > 0 else None
+
     def chance(self, state: DokoState) -> ChanceRequest | None:
         if state.phase == "draw_dealer":
             return ChanceRequest("first-dealer", "draw", state.players)
