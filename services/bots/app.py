@@ -125,6 +125,9 @@ class BotPlayer:
             action = bots.policy_for(info.game, level).decide(
                 game, knowledge, legal, random.Random(seed), self._ports.budget
             )
+            if action is None:  # an optional action let pass (e.g. an announcement)
+                metrics.DECISIONS.labels(level=level, outcome="passed").inc()
+                return
             decision = events_pb2.BotDecision(
                 level=level,
                 policy_version=POLICY_VERSION,

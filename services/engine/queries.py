@@ -143,6 +143,8 @@ class QueryMixin:
         )
         seed = decision_seed(request.match_id, request.seat, state.version, "hint")
         action, reason = hint_for(game, knowledge, legal, random.Random(seed))
+        if action is None:
+            raise errors.precondition(reason.code, request.locale or "en")
         locale = request.locale or "en"
         return game_pb2.GetHintResponse(
             action=game_pb2.LegalAction(

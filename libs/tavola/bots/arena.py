@@ -54,17 +54,39 @@ def play(
         events += produced
         if game.is_over(state):
             return state, events
-        seat = min(game.to_act(state))
+        seat, action = _next_action(
+            game, state, players, opts, seen, policies, levels, rng, budget, clock, times
+        )
+        produced = game.decide(state, seat, action)
+        state = game.fold(state, produced)
+        _share(produced, seen)
+        events += produced
+
+
+def _next_action(
+    game: Game[Any, Any],
+    state: Any,
+    players: int,
+    opts: tuple[tuple[str, str], ...],
+    seen: list[list[Event]],
+    policies: list[Policy],
+    levels: Sequence[str],
+    rng: random.Random,
+    budget: Budget,
+    clock: Callable[[], float] | None,
+    times: DecisionTimes | None,
+) -> tuple[int, Any]:
+    """Ask the seats that may act, in seat order; the first that does not pass acts."""
+    for seat in sorted(game.to_act(state)):
         legal = game.legal_actions(state, seat)
         knowledge = Knowledge(seat, players, opts, game.view(state, seat), tuple(seen[seat]))
         started = clock() if clock else 0.0
         action = policies[seat].decide(game, knowledge, legal, random.Random(rng.random()), budget)
         if clock and times is not None:
             times.add(levels[seat], clock() - started)
-        produced = game.decide(state, seat, action)
-        state = game.fold(state, produced)
-        _share(produced, seen)
-        events += produced
+        if action is not None:
+            return seat, action
+    raise RuntimeError(f"{game.info.name}: every seat to act let its turn pass")
 
 
 def _share(events: Sequence[Event], seen: list[list[Event]]) -> None:

@@ -40,7 +40,9 @@ class Policy(Protocol):
         rng: random.Random,
         budget: Budget,
     ) -> Any:
-        """One of ``legal``. Deterministic given the same arguments and RNG state."""
+        """One of ``legal``, or ``None`` to let optional actions pass (an announcement
+        while another seat is on turn). Deterministic given the same arguments and RNG
+        state. A seat that must act (it is the one the game waits for) never gets None."""
 
 
 class RandomPolicy:

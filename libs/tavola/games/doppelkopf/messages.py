@@ -323,4 +323,8 @@ MESSAGES: _M = {
     **_table("contract", _CONTRACTS),
     **_table("match", _MATCH),
     **_table("preset", _PRESETS),
+    "doppelkopf.hint.wait": {
+        "en": "Nothing to do now: you may announce, but need not.",
+        "pt": "Nada a fazer agora: podes anunciar, mas não precisas.",
+    },
 }

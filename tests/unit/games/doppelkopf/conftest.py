@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+
 from tavola.games.doppelkopf import GAME
 from tavola.games.doppelkopf import events as ev
 from tavola.games.doppelkopf.match import active_seats

@@ -4,6 +4,7 @@ without nines and after a late wedding, and announcing out of turn."""
 from __future__ import annotations
 
 import pytest
+
 from tavola.games.doppelkopf import GAME
 from tavola.games.doppelkopf import events as ev
 from tavola.games.doppelkopf.model import Call, Party, SeatParty

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from tavola.games.doppelkopf.model import Contract
 from tavola.games.doppelkopf.trumps import (
     card_points,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from tavola.games.doppelkopf import GAME
 from tavola.rules.driver import play_match
 from tavola.rules.errors import GameOver, IllegalAction, NotYourTurn

@@ -7,6 +7,7 @@ import random
 from dataclasses import replace
 
 import pytest
+
 from tavola.games.doppelkopf import GAME
 from tavola.games.doppelkopf import events as ev
 from tavola.games.doppelkopf.match import bock_reasons

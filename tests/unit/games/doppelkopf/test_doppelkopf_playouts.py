@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
 from tavola.games.doppelkopf import GAME
 from tavola.games.doppelkopf import events as ev
 from tavola.games.doppelkopf.actions import Declare, Play

@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
+
 from tavola.games.doppelkopf import GAME
 from tavola.games.doppelkopf import events as ev
 from tavola.games.doppelkopf.model import Contract, Party, Reservation

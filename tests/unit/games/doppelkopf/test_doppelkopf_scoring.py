@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from tavola.games.doppelkopf import GAME
 from tavola.games.doppelkopf import events as ev
 from tavola.games.doppelkopf.model import Party, ScoreLine, TrickRecord

@@ -1,0 +1,91 @@
+"""Determinization: deal the unseen cards to the other seats consistently with ``Seen``.
+
+Each other seat receives exactly its card count; cards known to sit in a hand go there
+first (Armut exchanges, a ♣Q that an announced Re seat has not played yet, a wedding
+player's ♣Q); then the remaining cards are placed most-constrained first, each on a random
+eligible seat weighted by its free places, never giving a seat a card of a kind it is void
+in (a failure to follow) or a card it cannot hold (a ♣Q to a known Kontra seat). A dead end
+restarts the deal; after a few failures the void constraints are dropped, then the ♣Q
+ones (a sample must always come back; only a silent wedding can make the ♣Q guess
+wrong). Cards are small ints (``CARDS``: the 24 distinct cards) for speed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from tavola.games.doppelkopf.bots.infer import Seen
+from tavola.games.doppelkopf.trumps import deck
+from tavola.rules.cards import Card
+
+
+class Rng(Protocol):
+    """The parts of the ``random.Random`` a bot is given that the bots use (the rules'
+    purity test forbids importing ``random`` anywhere in a game package)."""
+
+    def random(self) -> float: ...
+
+    def randrange(self, stop: int, /) -> int: ...
+
+    def shuffle(self, x: list[Any], /) -> None: ...
+
+
+CARDS: tuple[Card, ...] = tuple(dict.fromkeys(deck()))
+ID = {c: i for i, c in enumerate(CARDS)}
+Hands = dict[int, list[int]]
+ATTEMPTS = 30
+
+
+class Sampler:
+    def __init__(self, seen: Seen) -> None:
+        self.others = seen.others
+        self.counts = {s: seen.counts[s] for s in self.others}
+        self.holds = {s: [ID[c] for c in seen.holds[s]] for s in self.others}
+        pool = [ID[c] for c in seen.unseen]
+        for s in self.others:
+            for c in self.holds[s]:
+                pool.remove(c)
+        self.pool = pool
+        kinds = [seen.rules.kind[c] for c in CARDS]
+        forbid = {s: {ID[c] for c in seen.forbid[s]} for s in self.others}
+        self.strict = {
+            c: [s for s in self.others if c not in forbid[s] and kinds[c] not in seen.voids[s]]
+            for c in set(pool)
+        }
+        loose = {c: [s for s in self.others if c not in forbid[s]] for c in set(pool)}
+        free = {c: list(self.others) for c in set(pool)}
+        self.tiers = (self.strict, loose, free)
+
+    def hands(self, rng: Rng) -> Hands:
+        for attempt in range(ATTEMPTS * len(self.tiers)):
+            hands = self._attempt(rng, self.tiers[attempt // ATTEMPTS])
+            if hands is not None:
+                return hands
+        raise RuntimeError("no deal of the unseen cards")  # pragma: no cover
+
+    def _attempt(self, rng: Rng, eligible: dict[int, list[int]]) -> Hands | None:
+        hands: Hands = {s: list(self.holds[s]) for s in self.others}
+        free = {s: self.counts[s] - len(hands[s]) for s in self.others}
+        rest = list(self.pool)
+        rng.shuffle(rest)
+        rest.sort(key=lambda c: len(eligible[c]))
+        for c in rest:
+            seats = [s for s in eligible[c] if free[s] > 0]
+            if not seats:
+                return None
+            if len(seats) == 1:
+                seat = seats[0]
+            else:
+                pick = rng.random() * sum(free[s] for s in seats)
+                for seat in seats:
+                    pick -= free[seat]
+                    if pick < 0:
+                        break
+            hands[seat].append(c)
+            free[seat] -= 1
+        return hands
+
+
+def sample_hands(seen: Seen, rng: Rng) -> dict[int, list[Card]]:
+    """One consistent deal of the unseen cards, as cards (tests and tools)."""
+    return {s: [CARDS[c] for c in h] for s, h in Sampler(seen).hands(rng).items()}
