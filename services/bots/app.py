@@ -19,6 +19,7 @@ import structlog
 from services.bots import metrics
 from tavola import bots
 from tavola.bots.interface import Budget, Knowledge
+from tavola.bots.registry import default_budget
 from tavola.protocol import events as codec
 from tavola.protocol.errors import ServiceError
 from tavola.protocol.records import from_record
@@ -38,7 +39,7 @@ class BotPorts:
         [internal_pb2.SeatEventsRequest], Awaitable[internal_pb2.SeatEventsResponse]
     ]
     submit: Callable[[game_pb2.SubmitActionRequest], Awaitable[game_pb2.SubmitActionResponse]]
-    budget: Budget = field(default_factory=Budget)
+    budget: Budget | None = None  # None: each game's calibrated default
 
 
 @dataclass
@@ -122,8 +123,9 @@ class BotPlayer:
             knowledge = await self._knowledge(match_id, info, seat, view)
             legal = [game.decode_action(a.code) for a in view.legal_actions]
             seed = bots.decision_seed(match_id, seat, version, level)
+            budget = self._ports.budget or default_budget(info.game)
             action = bots.policy_for(info.game, level).decide(
-                game, knowledge, legal, random.Random(seed), self._ports.budget
+                game, knowledge, legal, random.Random(seed), budget
             )
             if action is None:  # an optional action let pass (e.g. an announcement)
                 metrics.DECISIONS.labels(level=level, outcome="passed").inc()
@@ -132,7 +134,7 @@ class BotPlayer:
                 level=level,
                 policy_version=POLICY_VERSION,
                 rng_seed=seed,
-                samples=self._ports.budget.samples,
+                samples=budget.samples,
             )
             request = game_pb2.SubmitActionRequest(
                 match_id=match_id,

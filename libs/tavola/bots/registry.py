@@ -49,3 +49,14 @@ def hint_for(
         return result
     action = policy_for(game.info.name, "hard").decide(game, knowledge, legal, rng, Budget())
     return action, Reason.of("hint.hard_choice", action=game.describe_action(action))
+
+
+def default_budget(game: str) -> Budget:
+    """The master's default budget for a game: its bots module's ``MASTER_SAMPLES``
+    (calibrated to about 1 s per decision on one core), else the interface default."""
+    module = registry._GAMES[game].split(":")[0]
+    try:
+        bots = importlib.import_module(f"{module}.bots")
+    except ModuleNotFoundError:
+        return Budget()
+    return Budget(samples=int(getattr(bots, "MASTER_SAMPLES", Budget().samples)))

@@ -123,3 +123,6 @@ POLICIES: dict[str, Policy] = {
     "hard": HardPolicy(),
     "master": MasterPolicy(),
 }
+
+# About 1 s per decision on one core (see docs/games/barbu-bots.md).
+MASTER_SAMPLES = 200

@@ -30,3 +30,6 @@ POLICIES = {
 ARENA = {"players": 4, "options": {"mode": "partnership", "target": 1}}
 
 __all__ = ["ARENA", "POLICIES", "EasyPolicy", "HardPolicy", "MasterPolicy", "MediumPolicy", "hint"]
+
+# About 1 s per decision on one core (see docs/games/dominoes-bots.md).
+MASTER_SAMPLES = 800

@@ -143,3 +143,6 @@ POLICIES: dict[str, Policy] = {
     "hard": RulePolicy(hard=True),
     "master": MasterPolicy(),
 }
+
+# About 1 s per decision on one core (see docs/games/doppelkopf-bots.md).
+MASTER_SAMPLES = 600

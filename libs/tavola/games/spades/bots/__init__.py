@@ -109,3 +109,6 @@ POLICIES: Mapping[str, Policy] = {
     "hard": HardPolicy(),
     "master": MasterPolicy(),
 }
+
+# About 1 s per decision on one core (see docs/games/spades-bots.md).
+MASTER_SAMPLES = 450

@@ -1,0 +1,136 @@
+"""Fan Tan bots: four honest levels behind ``tavola.bots.interface.Policy``, and the hint.
+
+Every level decides from the seat's ``Knowledge`` (its view and the events it was shown) and
+the RNG it is given — never from a game state. The only kind of action a Fan Tan seat takes
+is playing a card (passes are automatic), so every level chooses among the legal cards.
+
+- easy: any legal card, uniformly;
+- medium: "play toward your own cards" (``heuristics.medium_key``);
+- hard: weighs tempo, reach, what it hands to opponents and what it stops blocking, using
+  the cards each seat is proven to lack from its passes (``heuristics.assess``);
+- master: hundreds of consistent deals of the unseen cards played forward
+  (``master.evaluate``), ``Budget.samples`` deals per decision.
+
+See ``docs/games/fan-tan-bots.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tavola.bots.interface import Budget, Knowledge, Policy
+from tavola.games.fantan.actions import Play
+from tavola.games.fantan.bots.heuristics import Assessment, assess, medium_key
+from tavola.games.fantan.bots.master import evaluate
+from tavola.games.fantan.bots.model import Rng, bit_of, card_of, mask_of, read
+from tavola.rules.errors import Reason
+from tavola.rules.interface import Game
+
+__all__ = ["ARENA", "POLICIES", "hint"]
+
+ARENA: Mapping[str, Any] = {"players": 4, "options": {"hands": 1}}
+
+
+def _plays(legal: Sequence[Any]) -> list[Play]:
+    return [a for a in legal if isinstance(a, Play)]
+
+
+class EasyPolicy:
+    """Any legal card, uniformly."""
+
+    def decide(
+        self,
+        game: Game[Any, Any],
+        knowledge: Knowledge,
+        legal: Sequence[Any],
+        rng: Rng,
+        budget: Budget,
+    ) -> Any:
+        return legal[rng.randrange(len(legal))]
+
+
+class MediumPolicy:
+    """The card with most of your own cards beyond it; keep sevens; farthest from the seven."""
+
+    def decide(
+        self,
+        game: Game[Any, Any],
+        knowledge: Knowledge,
+        legal: Sequence[Any],
+        rng: Rng,
+        budget: Budget,
+    ) -> Any:
+        plays = _plays(legal)
+        if len(plays) <= 1:
+            return plays[0] if plays else legal[0]
+        hand = mask_of(knowledge.view.hand)
+        keys = [medium_key(hand, bit_of(p.card)) for p in plays]
+        best = max(keys)
+        tied = [p for p, k in zip(plays, keys, strict=True) if k == best]
+        return tied[rng.randrange(len(tied))]
+
+
+class HardPolicy:
+    """Hard's assessment (deterministic: ties go to the earlier legal card)."""
+
+    def decide(
+        self,
+        game: Game[Any, Any],
+        knowledge: Knowledge,
+        legal: Sequence[Any],
+        rng: Rng,
+        budget: Budget,
+    ) -> Any:
+        return hint(game, knowledge, legal)[0]
+
+
+class MasterPolicy:
+    """Sampled consistent deals played forward; the lowest mean penalty gap to the table."""
+
+    def decide(
+        self,
+        game: Game[Any, Any],
+        knowledge: Knowledge,
+        legal: Sequence[Any],
+        rng: Rng,
+        budget: Budget,
+    ) -> Any:
+        plays = _plays(legal)
+        if len(plays) <= 1:
+            return plays[0] if plays else legal[0]
+        seen = read(knowledge)
+        means = evaluate(seen, [bit_of(p.card) for p in plays], budget.samples, rng)
+        best = min(range(len(plays)), key=lambda i: (means[i], i))
+        return plays[best]
+
+
+POLICIES: Mapping[str, Policy] = {
+    "easy": EasyPolicy(),
+    "medium": MediumPolicy(),
+    "hard": HardPolicy(),
+    "master": MasterPolicy(),
+}
+
+
+def hint(game: Game[Any, Any], knowledge: Knowledge, legal: Sequence[Any]) -> tuple[Any, Reason]:
+    """The hard level's choice for the seat on turn, with a short reason (message code)."""
+    plays = _plays(legal)
+    if len(plays) == 1:
+        return plays[0], Reason.of("fantan.hint.only_card", card=plays[0].card.code)
+    seen = read(knowledge)
+    assessed = assess(seen, [bit_of(p.card) for p in plays])
+    best = max(range(len(plays)), key=lambda i: (assessed[i].score, -i))
+    return plays[best], _reason(assessed[best], assessed)
+
+
+def _reason(chosen: Assessment, others: Sequence[Assessment]) -> Reason:
+    card = card_of(chosen.card).code
+    if chosen.own_next >= 0:
+        return Reason.of("fantan.hint.own_run", card=card, next=card_of(chosen.own_next).code)
+    kept = max(others, key=lambda a: (a.block, -a.card))
+    if kept.block >= chosen.block + 1.0:
+        return Reason.of("fantan.hint.keep_block", card=card, kept=card_of(kept.card).code)
+    if chosen.uncovers == 0:
+        return Reason.of("fantan.hint.nobody_waiting", card=card)
+    return Reason.of("fantan.hint.least_gift", card=card)
