@@ -35,7 +35,7 @@ def pure(seconds: float) -> None:
             }
         )
         for players in counts:
-            matches = actions = 0
+            matches = actions = hands = 0
             started = time.perf_counter()
             while time.perf_counter() - started < seconds:
                 out = driver.play_match(
@@ -43,11 +43,11 @@ def pure(seconds: float) -> None:
                 )
                 matches += 1
                 actions += out.actions
+                hands += _hands(out.events)
             elapsed = time.perf_counter() - started
-            hands = _hands(out.events)
             print(
                 f"{name:>12} {players}p: {matches / elapsed:8.1f} matches/s "
-                f"{matches * hands / elapsed:9.1f} hands/s {actions / elapsed:10.0f} actions/s"
+                f"{hands / elapsed:9.1f} hands/s {actions / elapsed:10.0f} actions/s"
             )
 
 
