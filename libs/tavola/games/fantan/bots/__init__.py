@@ -134,3 +134,7 @@ def _reason(chosen: Assessment, others: Sequence[Assessment]) -> Reason:
     if chosen.uncovers == 0:
         return Reason.of("fantan.hint.nobody_waiting", card=card)
     return Reason.of("fantan.hint.least_gift", card=card)
+
+
+# About 1 s per real choice on one core (see docs/games/fan-tan-bots.md).
+MASTER_SAMPLES = 3000

@@ -1,0 +1,128 @@
+"""The master level: sampled deals played forward (determinized Monte Carlo).
+
+For each of ``Budget.samples`` deals of the unseen cards consistent with the hard level's
+knowledge (``deals.deal``), every playable card is played and the rest of the hand is rolled
+out by a fast playout policy (medium's key) for all seats; the card with the lowest mean of
+"this seat's penalty minus the others' mean penalty" wins (ties: the earlier legal action).
+All candidates are scored on the same deals and the same playout random stream (common
+random numbers), so the comparison is sharper than the sample count suggests.
+
+The playout works on bit masks (``model``): one int per hand and the mask of playable cards;
+it follows the rules exactly (must play when able, forced passes, a hand ends when someone
+goes out or, with cards set aside, when nobody can move).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tavola.games.fantan.bots.deals import deal
+from tavola.games.fantan.bots.model import (
+    BEYOND,
+    DISTANCE,
+    NEXT,
+    SEVENS,
+    Rng,
+    Seen,
+    ends_mask,
+    with_card,
+)
+
+_MASK = (1 << 64) - 1
+_MUL = 6364136223846793005
+_INC = 1442695040888963407
+
+
+class Playout:
+    """A tiny seeded generator for playouts (an LCG): playouts are seeded from the
+    decision's RNG, so a decision stays a pure function of its inputs."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK
+
+    def below(self, n: int) -> int:
+        self.state = (self.state * _MUL + _INC) & _MASK
+        return (self.state >> 33) % n
+
+
+def choose_in_playout(hand: int, playable: int, rng: Playout) -> int:
+    """The playout policy (medium's): the card with most of your cards further out, then not
+    a seven, then the farthest from its seven; ties at random."""
+    best = -1
+    best_score = -1
+    ties = 0
+    mask = playable
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        card = low.bit_length() - 1
+        score = (BEYOND[card] & hand).bit_count() * 16 + DISTANCE[card] * 2
+        if not low & SEVENS:
+            score += 1
+        if score > best_score:
+            best, best_score, ties = card, score, 1
+        elif score == best_score:
+            ties += 1
+            if rng.below(ties) == 0:
+                best = card
+    return best
+
+
+def play_out(hands: list[int], ends: int, turn: int, rng: Playout) -> list[int]:
+    """Plays the hand to its end from ``turn``; returns the hands left (mutates ``hands``)."""
+    players = len(hands)
+    passes = 0
+    seat = turn
+    while True:
+        hand = hands[seat]
+        playable = hand & ends
+        if playable:
+            if playable & (playable - 1):
+                card = choose_in_playout(hand, playable, rng)
+            else:
+                card = playable.bit_length() - 1
+            flag = 1 << card
+            hand ^= flag
+            hands[seat] = hand
+            if not hand:
+                return hands
+            ends = (ends ^ flag) | NEXT[card]
+            passes = 0
+        else:
+            passes += 1
+            if passes >= players:
+                return hands
+        seat = (seat + 1) % players
+
+
+def penalty_of(seen: Seen, hand: int) -> int:
+    total = 0
+    while hand:
+        low = hand & -hand
+        total += seen.penalty[low.bit_length() - 1]
+        hand ^= low
+    return total
+
+
+def evaluate(seen: Seen, candidates: Sequence[int], samples: int, rng: Rng) -> list[float]:
+    """Mean standing cost after each candidate card over ``samples`` sampled deals: this
+    seat's penalty minus the mean penalty of the others (lowest total wins, so what counts
+    is the gap to the table, not the penalty alone)."""
+    totals = [0.0] * len(candidates)
+    after = [ends_mask(with_card(seen.rows, c)) for c in candidates]
+    nxt = (seen.seat + 1) % seen.players
+    others = seen.players - 1
+    for _ in range(max(1, samples)):
+        hands = deal(seen, rng)
+        seed = int(rng.random() * (1 << 53))
+        for i, card in enumerate(candidates):
+            left = list(hands)
+            left[seen.seat] &= ~(1 << card)
+            if left[seen.seat]:
+                left = play_out(left, after[i], nxt, Playout(seed))
+            pens = [penalty_of(seen, h) for h in left]
+            mine = pens[seen.seat]
+            totals[i] += mine - (sum(pens) - mine) / others
+    return [t / max(1, samples) for t in totals]
