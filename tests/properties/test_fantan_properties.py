@@ -11,6 +11,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from tavola.games.fantan import GAME
 from tavola.rules.driver import play_match
 

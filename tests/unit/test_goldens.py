@@ -21,6 +21,11 @@ def test_the_golden_playthrough_is_reproduced_exactly(golden) -> None:
     expected = (GOLDENS / f"{golden.name}.txt").read_text()
     actual = render(golden)
     if actual != expected:
-        diff = "".join(list(difflib.unified_diff(
-            expected.splitlines(True), actual.splitlines(True), "golden", "now"))[:40])
+        diff = "".join(
+            list(
+                difflib.unified_diff(
+                    expected.splitlines(True), actual.splitlines(True), "golden", "now"
+                )
+            )[:40]
+        )
         pytest.fail(f"{golden.name} differs from its golden:\n{diff}")

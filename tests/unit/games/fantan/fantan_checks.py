@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
 import pytest
+
 from tavola.games.fantan import (
     GAME,
     CardPlayed,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import pytest
+
 from tavola.games.fantan import (
     GAME,
     CardsSetAside,

@@ -8,6 +8,7 @@ import typing
 
 import pytest
 from fantan_kit import GAME, act, deal
+
 from tavola.games.fantan import Pass, Play
 from tavola.games.fantan.views import FanTanView, RowView
 from tavola.rules.cards import Card, card, standard_deck

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fantan_kit import GAME, crafted_deck, deal, permutation
+
 from tavola.games.fantan import (
     CardsSetAside,
     DealerChosen,

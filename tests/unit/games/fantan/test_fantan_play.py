@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fantan_kit import GAME, act, deal, illegal, moves
+
 from tavola.games.fantan import CardPlayed, HandScored, HandWon, Passed, Play
 from tavola.rules.cards import card
 from tavola.rules.errors import NotYourTurn, Reason

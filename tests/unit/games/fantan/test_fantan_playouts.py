@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from fantan_checks import check_playout
+
 from tavola.games.fantan import GAME
 from tavola.rules.driver import play_match
 

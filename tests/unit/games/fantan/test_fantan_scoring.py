@@ -6,6 +6,7 @@ import random
 
 import pytest
 from fantan_kit import GAME, act, deal, illegal, moves
+
 from tavola.games.fantan import (
     CardPlayed,
     HandBlocked,
