@@ -217,7 +217,7 @@ def arenas(deals: int, samples: int, games: list[str]) -> None:
     from tavola.bots.interface import Budget
 
     print(
-        f"== bot arenas: {deals} deals x 2 rotations per pairing, master budget "
+        f"== bot arenas: {deals or 'per-game'} deals x 2 rotations per pairing, master budget "
         f"{samples} samples =="
     )
     budget = Budget(samples=samples)
@@ -231,6 +231,7 @@ def arenas(deals: int, samples: int, games: list[str]) -> None:
             print(f"{name:>11}: no bots yet")
             continue
         players = table.get("players", 4 if game.info.min_players <= 4 else game.info.min_players)
+        count = deals or int(table.get("deals", 20))
         options = table.get("options", {})
         for better, worse in (("medium", "easy"), ("hard", "medium"), ("master", "hard")):
             result = pairing(
@@ -239,7 +240,7 @@ def arenas(deals: int, samples: int, games: list[str]) -> None:
                 options,
                 better,
                 worse,
-                deals,
+                count,
                 budget,
                 clock=time.perf_counter,
                 times=times,
@@ -258,7 +259,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="per pure benchmark")
     parser.add_argument("--tables", default="1,8,32", help="concurrent tables, e2e")
     parser.add_argument("--skip-e2e", action="store_true")
-    parser.add_argument("--arena-deals", type=int, default=20)
+    parser.add_argument(
+        "--arena-deals",
+        type=int,
+        default=0,
+        help="deals per pairing (default: each game's ARENA['deals'])",
+    )
     parser.add_argument("--master-samples", type=int, default=40)
     parser.add_argument("--arena-games", default=",".join(registry.names()))
     parser.add_argument("--only", default="", help="pure,openspiel,e2e,arena (default all)")

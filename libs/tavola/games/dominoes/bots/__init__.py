@@ -27,7 +27,7 @@ POLICIES = {
     "master": MasterPolicy(),
 }
 
-ARENA = {"players": 4, "options": {"mode": "partnership", "target": 1}}
+ARENA = {"players": 4, "options": {"mode": "partnership", "target": 1}, "deals": 400}
 
 __all__ = ["ARENA", "POLICIES", "EasyPolicy", "HardPolicy", "MasterPolicy", "MediumPolicy", "hint"]
 

@@ -25,7 +25,11 @@ from tavola.games.doppelkopf.bots.sample import Rng
 from tavola.rules.errors import Reason
 from tavola.rules.interface import Game
 
-ARENA: dict[str, Any] = {"players": 4, "options": {"preset": "official", "match": "one_game"}}
+ARENA: dict[str, Any] = {
+    "players": 4,
+    "options": {"preset": "official", "match": "one_game"},
+    "deals": 300,
+}
 
 
 OPTIONAL_DECLINE = 0.9  # easy mostly lets an optional announcement pass

@@ -29,7 +29,7 @@ from tavola.rules.interface import Game
 
 __all__ = ["ARENA", "POLICIES", "hint"]
 
-ARENA: Mapping[str, Any] = {"players": 4, "options": {"hands": 1}}
+ARENA: Mapping[str, Any] = {"players": 4, "options": {"hands": 1}, "deals": 600}
 
 
 def _plays(legal: Sequence[Any]) -> list[Play]:

@@ -31,7 +31,7 @@ from tavola.rules.errors import Reason
 from tavola.rules.interface import Game
 
 # A full match (to 500) is the only table Spades has: it has no option for a single hand.
-ARENA: Mapping[str, Any] = {"players": 4, "options": {"hands": 2}}
+ARENA: Mapping[str, Any] = {"players": 4, "options": {"hands": 2}, "deals": 30}
 
 
 def _cards(legal: Sequence[SpadesAction]) -> list[Card]:
