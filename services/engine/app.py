@@ -24,7 +24,6 @@ from services.engine.mapping import (
     check_id,
     check_text,
     duplicate_response,
-    option_text,
     request_fingerprint,
     stream_of,
 )
@@ -34,7 +33,7 @@ from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
 from tavola.eventlog.model import EventStore, StoredEvent
 from tavola.match import aggregate
 from tavola.match.aggregate import Batch, MatchState
-from tavola.match.events import MatchCreated, OptionEntry, SeatCredentials, SeatInfo
+from tavola.match.events import MatchCreated, SeatCredentials, SeatInfo, option_entries
 from tavola.protocol import errors
 from tavola.protocol import events as codec
 from tavola.rules import fairness, registry
@@ -111,7 +110,7 @@ class Engine(QueryMixin):
             table_id=request.table_id,
             game=request.game,
             rules_version=game.info.rules_version,
-            options=tuple(OptionEntry(k, option_text(v)) for k, v in sorted(options.items())),
+            options=option_entries(options),
             house_rules=game.house_rules(options),
             seats=tuple(
                 SeatInfo(s.seat, s.player_name, s.is_bot, s.bot_level, s.client_seed.hex())

@@ -94,9 +94,3 @@ def check_text(field: str, value: str, limit: int) -> None:
         raise errors.invalid("request.missing", field=field)
     if len(value) > limit:
         raise errors.invalid("request.too_large", field=field, limit=limit)
-
-
-def option_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)

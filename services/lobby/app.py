@@ -24,7 +24,7 @@ from tavola.lobby.table import (
     evolve,
     fold,
 )
-from tavola.match.events import OptionEntry
+from tavola.match.events import option_entries, option_text
 from tavola.protocol import errors
 from tavola.protocol import events as codec
 from tavola.rules import registry
@@ -32,7 +32,7 @@ from tavola.rules.errors import Reason, RulesError
 from tavola.rules.interface import Event
 from tavola.rules.messages import render
 from tavola.rules.registry import UnknownGame
-from tavola.v1 import common_pb2, internal_pb2, lobby_pb2
+from tavola.v1 import internal_pb2, lobby_pb2
 
 log = structlog.get_logger(__name__)
 BOT_LEVELS = ("easy", "medium", "hard", "master")
@@ -84,7 +84,7 @@ class Lobby:
             match_id=match_id,
             game=info.name,
             players=request.players,
-            options=tuple(OptionEntry(k, _text(v)) for k, v in sorted(options.items())),
+            options=option_entries(options),
             house_rules=game.house_rules(options),
             seed_commitment=commitment,
         )
@@ -277,7 +277,7 @@ def _game_info(game: Any, locale: str) -> lobby_pb2.GameInfo:
         lobby_pb2.OptionSpec(
             name=o.name,
             kind=kinds[o.kind],
-            default_value=_text(o.default),
+            default_value=option_text(o.default),
             choices=list(o.choices),
             minimum=o.minimum or 0,
             maximum=o.maximum or 0,
@@ -289,7 +289,7 @@ def _game_info(game: Any, locale: str) -> lobby_pb2.GameInfo:
         for o in info.options
     ]
     presets = [
-        lobby_pb2.Preset(name=n, options={k: _text(v) for k, v in p.items()})
+        lobby_pb2.Preset(name=n, options={k: option_text(v) for k, v in p.items()})
         for n, p in info.presets.items()
     ]
     return lobby_pb2.GameInfo(
@@ -302,12 +302,3 @@ def _game_info(game: Any, locale: str) -> lobby_pb2.GameInfo:
         presets=presets,
         lower_score_wins=info.lower_score_wins,
     )
-
-
-def _text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-_ = common_pb2

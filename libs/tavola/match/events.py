@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tavola.rules.interface import Event, SeatScore
@@ -11,6 +12,17 @@ from tavola.rules.interface import Event, SeatScore
 class OptionEntry:
     name: str
     value: str
+
+
+def option_entries(options: Mapping[str, object]) -> tuple[OptionEntry, ...]:
+    """Table options as recorded facts: sorted by name, values as text ("true"/"false")."""
+    return tuple(OptionEntry(name, option_text(value)) for name, value in sorted(options.items()))
+
+
+def option_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 @dataclass(frozen=True, slots=True)
