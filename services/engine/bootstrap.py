@@ -130,8 +130,20 @@ async def run(config: EngineConfig, stop: asyncio.Event) -> None:
         await timer_task
 
 
-async def _timers(engine: Engine, stop: asyncio.Event, tick: float = 0.2) -> None:
+async def _timers(
+    engine: Engine, stop: asyncio.Event, tick: float = 0.2, rescan: float = 10.0
+) -> None:
+    """Fire due timers; every ``rescan`` seconds pick up deadlines other engines recorded
+    (any engine may fire a timer: its command id makes sure only one move is appended)."""
+    loop = asyncio.get_running_loop()
+    next_scan = loop.time() + rescan
     while not stop.is_set():
         await engine.fire_due()
+        if loop.time() >= next_scan:
+            try:
+                await engine.recover_timers()
+            except Exception:  # logged; the next scan tries again
+                log.exception("timers.rescan_failed")
+            next_scan = loop.time() + rescan
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), tick)
