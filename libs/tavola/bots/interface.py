@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tavola.rules.interface import Event, Game
 
 LEVELS = ("easy", "medium", "hard", "master")
+
+
+class Rng(Protocol):
+    """The part of ``random.Random`` a bot may use: always the seeded instance it is given
+    (game packages never import ``random``; the purity test checks it)."""
+
+    def random(self) -> float: ...
+
+    def randrange(self, stop: int, /) -> int: ...
+
+    def shuffle(self, x: MutableSequence[Any], /) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +47,7 @@ class Policy(Protocol):
         game: Game[Any, Any],
         knowledge: Knowledge,
         legal: Sequence[Any],
-        rng: random.Random,
+        rng: Rng,
         budget: Budget,
     ) -> Any:
         """One of ``legal``, or ``None`` to let optional actions pass (an announcement
@@ -53,7 +63,7 @@ class RandomPolicy:
         game: Game[Any, Any],
         knowledge: Knowledge,
         legal: Sequence[Any],
-        rng: random.Random,
+        rng: Rng,
         budget: Budget,
     ) -> Any:
         return legal[rng.randrange(len(legal))]

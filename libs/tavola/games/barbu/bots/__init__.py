@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tavola.bots.interface import Budget, Knowledge, Policy
+from tavola.bots.interface import Budget, Knowledge, Policy, Rng
 from tavola.games.barbu.actions import BarbuAction, ChooseContract, Double, PlayCard
 from tavola.games.barbu.bots import cardplay, decisions
-from tavola.games.barbu.bots.master import Rng, best_card
+from tavola.games.barbu.bots.master import best_card
 from tavola.games.barbu.bots.tracker import to_card
 from tavola.rules.errors import Reason
 from tavola.rules.interface import Game

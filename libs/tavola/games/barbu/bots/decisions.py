@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from statistics import fmean
 
-from tavola.bots.interface import Knowledge
+from tavola.bots.interface import Knowledge, Rng
 from tavola.games.barbu.actions import ChooseContract, Double, PlayCard
 from tavola.games.barbu.bots import estimate as est
-from tavola.games.barbu.bots.master import Rng, contract_outcomes
+from tavola.games.barbu.bots.master import contract_outcomes
 from tavola.games.barbu.bots.sim import SEATS, Sim
 from tavola.games.barbu.bots.tracker import DealKnowledge, read
 from tavola.games.barbu.contracts import Contract

@@ -7,20 +7,14 @@ for the deal; the candidate with the best total over the samples wins.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol
 
+from tavola.bots.interface import Rng
 from tavola.games.barbu.bots.cardplay import rollout_choice
 from tavola.games.barbu.bots.sim import PENALTY_COUNT, SEATS, Sim, adjusted
 from tavola.games.barbu.bots.tracker import DealKnowledge
 from tavola.games.barbu.contracts import Contract
 
 RESTARTS = 30
-
-
-class Rng(Protocol):
-    def random(self) -> float: ...
-
-    def shuffle(self, x: list[int]) -> None: ...
 
 
 def determinize(know: DealKnowledge, rng: Rng) -> list[list[int]]:

@@ -9,14 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tavola.bots.interface import Budget, Knowledge
+from tavola.bots.interface import Budget, Knowledge, Rng
 from tavola.games.dominoes.actions import Play
 from tavola.games.dominoes.bots.heuristics import hard_choice, medium_choice, numbers_text
 from tavola.games.dominoes.bots.inference import INDEX, PIPS, infer
 from tavola.games.dominoes.bots.sim import (
     Ends,
     Move,
-    Rng,
     after,
     determinize,
     playout,

@@ -14,8 +14,8 @@ Each seat plays :func:`playout_choice`, a quick greedy rule.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
 
+from tavola.bots.interface import Rng
 from tavola.games.dominoes.bots.inference import DOUBLE, HIGH, LOW, MASK, PIPS, TILES, Inference
 from tavola.games.dominoes.events import Bonus
 from tavola.games.dominoes.scoring import (
@@ -28,14 +28,6 @@ from tavola.games.dominoes.state import BONEYARD_KEPT, DominoesOptions
 
 Ends = tuple[int, int]
 Move = tuple[int, int]  # (tile, end): end 0 = left, 1 = right (the opening uses 1)
-
-
-class Rng(Protocol):
-    """The part of ``random.Random`` the bots use (they only ever get the given RNG)."""
-
-    def random(self) -> float: ...
-
-    def randrange(self, stop: int) -> int: ...
 
 
 # ----- moves on integer tiles ----------------------------------------------------------------

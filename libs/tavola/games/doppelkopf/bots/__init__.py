@@ -15,13 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tavola.bots.interface import Budget, Knowledge, Policy
+from tavola.bots.interface import Budget, Knowledge, Policy, Rng
 from tavola.games.doppelkopf.actions import Announce, AnswerPoverty, Declare, GiveBack, Play
 from tavola.games.doppelkopf.announcements import CALL_CODES
 from tavola.games.doppelkopf.bots import bidding, tactics
 from tavola.games.doppelkopf.bots.infer import Seen, read
 from tavola.games.doppelkopf.bots.master import master_call, master_card
-from tavola.games.doppelkopf.bots.sample import Rng
 from tavola.rules.errors import Reason
 from tavola.rules.interface import Game
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tavola.bots.interface import Budget
+from tavola.bots.interface import Budget, Rng
 from tavola.games.doppelkopf.actions import Announce
 from tavola.games.doppelkopf.bots.infer import Seen
 from tavola.games.doppelkopf.bots.rollout import Playout, Setup, score
-from tavola.games.doppelkopf.bots.sample import ID, Rng
+from tavola.games.doppelkopf.bots.sample import ID
 from tavola.games.doppelkopf.bots.tactics import hard_card
 from tavola.rules.cards import Card
 

@@ -12,23 +12,10 @@ wrong). Cards are small ints (``CARDS``: the 24 distinct cards) for speed.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
-
+from tavola.bots.interface import Rng
 from tavola.games.doppelkopf.bots.infer import Seen
 from tavola.games.doppelkopf.trumps import deck
 from tavola.rules.cards import Card
-
-
-class Rng(Protocol):
-    """The parts of the ``random.Random`` a bot is given that the bots use (the rules'
-    purity test forbids importing ``random`` anywhere in a game package)."""
-
-    def random(self) -> float: ...
-
-    def randrange(self, stop: int, /) -> int: ...
-
-    def shuffle(self, x: list[Any], /) -> None: ...
-
 
 CARDS: tuple[Card, ...] = tuple(dict.fromkeys(deck()))
 ID = {c: i for i, c in enumerate(CARDS)}

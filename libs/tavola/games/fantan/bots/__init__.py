@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tavola.bots.interface import Budget, Knowledge, Policy
+from tavola.bots.interface import Budget, Knowledge, Policy, Rng
 from tavola.games.fantan.actions import Play
 from tavola.games.fantan.bots.heuristics import Assessment, assess, medium_key
 from tavola.games.fantan.bots.master import evaluate
-from tavola.games.fantan.bots.model import Rng, bit_of, card_of, mask_of, read
+from tavola.games.fantan.bots.model import bit_of, card_of, mask_of, read
 from tavola.rules.errors import Reason
 from tavola.rules.interface import Game
 

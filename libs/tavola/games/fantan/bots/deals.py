@@ -10,7 +10,8 @@ exists — which it does, since the knowledge comes from a real deal.
 
 from __future__ import annotations
 
-from tavola.games.fantan.bots.model import Rng, Seen, bits
+from tavola.bots.interface import Rng
+from tavola.games.fantan.bots.model import Seen, bits
 
 ASIDE = -1
 

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tavola.bots.interface import Rng
 from tavola.games.fantan.bots.deals import deal
 from tavola.games.fantan.bots.model import (
     BEYOND,
     DISTANCE,
     NEXT,
     SEVENS,
-    Rng,
     Seen,
     ends_mask,
     with_card,

@@ -11,9 +11,8 @@ since cards never change hands, it still holds none of those cards now.
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
 
 from tavola.bots.interface import Knowledge
 from tavola.games.fantan.events import CardPlayed, HandStarted, Passed
@@ -24,16 +23,6 @@ from tavola.rules.cards import Card, Rank, Suit
 SEVEN = 6  # rank position of the seven inside a suit's 13 bits
 FULL = (1 << 52) - 1
 Rows = tuple[tuple[int, int] | None, ...]  # per suit: (low, high) rank positions 0..12
-
-
-class Rng(Protocol):
-    """The part of ``random.Random`` the bots use (the caller's seeded instance)."""
-
-    def random(self) -> float: ...
-
-    def randrange(self, stop: int, /) -> int: ...
-
-    def shuffle(self, x: MutableSequence[Any], /) -> None: ...
 
 
 def bit_of(card: Card) -> int:

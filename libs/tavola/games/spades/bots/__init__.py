@@ -19,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tavola.bots.interface import Budget, Knowledge, Policy, RandomPolicy
+from tavola.bots.interface import Budget, Knowledge, Policy, RandomPolicy, Rng
 from tavola.games.spades.actions import Bid, Play, SpadesAction
 from tavola.games.spades.bots.bids import hard_bid, medium_bid, trick_estimate
 from tavola.games.spades.bots.hard import hard_card
 from tavola.games.spades.bots.master import master_bid, master_card
 from tavola.games.spades.bots.medium import medium_card
-from tavola.games.spades.bots.seen import Rng, Seen, seen_of
+from tavola.games.spades.bots.seen import Seen, seen_of
 from tavola.rules.cards import Card
 from tavola.rules.errors import Reason
 from tavola.rules.interface import Game

@@ -12,8 +12,9 @@ fitting best.
 
 from __future__ import annotations
 
+from tavola.bots.interface import Rng
 from tavola.games.spades.bots.bids import trick_estimate
-from tavola.games.spades.bots.seen import Rng, Seen
+from tavola.games.spades.bots.seen import Seen
 from tavola.rules.cards import Card, Suit
 
 ATTEMPTS = 20

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tavola.bots.interface import Rng
 from tavola.games.spades.bots.bids import hard_bid, trick_estimate
 from tavola.games.spades.bots.deal import Deal, sample
 from tavola.games.spades.bots.hard import hard_card
-from tavola.games.spades.bots.seen import SPADE, Rng, Seen
+from tavola.games.spades.bots.seen import SPADE, Seen
 from tavola.games.spades.bots.sim import Hand, margin, mask
 from tavola.rules.cards import Card, Rank
 

@@ -8,9 +8,7 @@ spade before spades are broken holds nothing but spades.
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence
 from dataclasses import dataclass
-from typing import Any, Protocol
 
 from tavola.bots.interface import Knowledge
 from tavola.games.spades.events import CardPlayed, HandStarted, SpadesBroken, TrickTaken
@@ -18,14 +16,6 @@ from tavola.games.spades.views import SpadesView
 from tavola.rules.cards import Card, PlayedCard, Suit, standard_deck
 
 SPADE = Suit.SPADES
-
-
-class Rng(Protocol):
-    """The part of ``random.Random`` the bots use: the RNG they are given, never a global."""
-
-    def randrange(self, start: int, /) -> int: ...
-
-    def shuffle(self, x: MutableSequence[Any], /) -> None: ...
 
 
 SIDE_SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS)
