@@ -231,9 +231,12 @@ def arenas(deals: int, samples: int, games: list[str]) -> None:
             print(f"{name:>11}: no bots yet")
             continue
         players = table.get("players", 4 if game.info.min_players <= 4 else game.info.min_players)
-        count = deals or int(table.get("deals", 20))
+        planned = table.get("deals", 20)  # an int, or per pairing: {"hard/medium": 2000}
         options = table.get("options", {})
         for better, worse in (("medium", "easy"), ("hard", "medium"), ("master", "hard")):
+            count = deals or int(
+                planned.get(f"{better}/{worse}", 20) if isinstance(planned, dict) else planned
+            )
             result = pairing(
                 game,
                 players,

@@ -25,7 +25,11 @@ from tavola.rules.errors import Reason
 from tavola.rules.interface import Game
 
 # No table option shortens a 28-deal session; the bench arena plays whole sessions.
-ARENA: dict[str, Any] = {"players": 4, "options": {"blocks": 1}, "deals": 120}
+ARENA: dict[str, Any] = {
+    "players": 4,
+    "options": {"blocks": 1},
+    "deals": {"medium/easy": 12, "hard/medium": 120, "master/hard": 12},
+}
 
 
 class EasyPolicy:

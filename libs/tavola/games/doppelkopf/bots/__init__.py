@@ -27,7 +27,7 @@ from tavola.rules.interface import Game
 ARENA: dict[str, Any] = {
     "players": 4,
     "options": {"preset": "official", "match": "one_game"},
-    "deals": 300,
+    "deals": {"medium/easy": 150, "hard/medium": 2000, "master/hard": 150},
 }
 
 
