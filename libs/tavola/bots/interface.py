@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -53,6 +53,26 @@ class Policy(Protocol):
         """One of ``legal``, or ``None`` to let optional actions pass (an announcement
         while another seat is on turn). Deterministic given the same arguments and RNG
         state. A seat that must act (it is the one the game waits for) never gets None."""
+
+
+class HintPolicy:
+    """A level that plays its game's hint: the hard level of most games (the hint for a
+    person is, by definition, the hard level's choice)."""
+
+    def __init__(
+        self, hint: Callable[[Game[Any, Any], Knowledge, Sequence[Any]], tuple[Any, Any]]
+    ) -> None:
+        self._hint = hint
+
+    def decide(
+        self,
+        game: Game[Any, Any],
+        knowledge: Knowledge,
+        legal: Sequence[Any],
+        rng: Rng,
+        budget: Budget,
+    ) -> Any:
+        return self._hint(game, knowledge, legal)[0]
 
 
 class RandomPolicy:

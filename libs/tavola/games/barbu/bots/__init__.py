@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tavola.bots.interface import Budget, Knowledge, Policy, Rng
+from tavola.bots.interface import Budget, HintPolicy, Knowledge, Policy, RandomPolicy, Rng
 from tavola.games.barbu.actions import BarbuAction, ChooseContract, Double, PlayCard
 from tavola.games.barbu.bots import cardplay, decisions
 from tavola.games.barbu.bots.master import best_card
@@ -65,18 +65,6 @@ class MediumPolicy:
         return cards[cardplay.medium(decisions.my_sim(know), sorted(cards))[0]]
 
 
-class HardPolicy:
-    def decide(
-        self,
-        game: Game[Any, Any],
-        knowledge: Knowledge,
-        legal: Sequence[Any],
-        rng: Rng,
-        budget: Budget,
-    ) -> Any:
-        return hint(game, knowledge, legal)[0]
-
-
 class MasterPolicy:
     def decide(
         self,
@@ -122,9 +110,9 @@ def hint(
 
 
 POLICIES: dict[str, Policy] = {
-    "easy": EasyPolicy(),
+    "easy": RandomPolicy(),
     "medium": MediumPolicy(),
-    "hard": HardPolicy(),
+    "hard": HintPolicy(hint),
     "master": MasterPolicy(),
 }
 

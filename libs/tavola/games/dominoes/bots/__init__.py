@@ -12,24 +12,23 @@ with a ``dominoes.hint.*`` reason. ``ARENA`` is the bench table: a partnership m
 hand (target 1).
 """
 
+from tavola.bots.interface import HintPolicy, RandomPolicy
 from tavola.games.dominoes.bots.policies import (
-    EasyPolicy,
-    HardPolicy,
     MasterPolicy,
     MediumPolicy,
     hint,
 )
 
 POLICIES = {
-    "easy": EasyPolicy(),
+    "easy": RandomPolicy(),
     "medium": MediumPolicy(),
-    "hard": HardPolicy(),
+    "hard": HintPolicy(hint),
     "master": MasterPolicy(),
 }
 
 ARENA = {"players": 4, "options": {"mode": "partnership", "target": 1}, "deals": 400}
 
-__all__ = ["ARENA", "POLICIES", "EasyPolicy", "HardPolicy", "MasterPolicy", "MediumPolicy", "hint"]
+__all__ = ["ARENA", "POLICIES", "MasterPolicy", "MediumPolicy", "hint"]
 
 # About 1 s per decision on one core (see docs/games/dominoes-bots.md).
 MASTER_SAMPLES = 800

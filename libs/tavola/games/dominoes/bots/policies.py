@@ -39,20 +39,6 @@ def _moves(knowledge: Knowledge, legal: Sequence[Any]) -> tuple[list[Play], list
     return plays, [to_move(a, ends) for a in plays]
 
 
-class EasyPolicy:
-    """Any legal move, uniformly."""
-
-    def decide(
-        self,
-        game: Game[Any, Any],
-        knowledge: Knowledge,
-        legal: Sequence[Any],
-        rng: Rng,
-        budget: Budget,
-    ) -> Any:
-        return legal[rng.randrange(len(legal))]
-
-
 class MediumPolicy:
     """The heaviest playable tile (see :func:`.heuristics.medium_choice`)."""
 
@@ -71,20 +57,6 @@ class MediumPolicy:
         ends = None if view.left_end is None else (view.left_end, view.right_end)
         hand = [INDEX[t] for t in view.hand]
         return plays[moves.index(medium_choice(hand, ends, moves))]
-
-
-class HardPolicy:
-    """Counting and inference (see :func:`.heuristics.assess`)."""
-
-    def decide(
-        self,
-        game: Game[Any, Any],
-        knowledge: Knowledge,
-        legal: Sequence[Any],
-        rng: Rng,
-        budget: Budget,
-    ) -> Any:
-        return hint(game, knowledge, legal)[0]
 
 
 class MasterPolicy:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tavola.bots.interface import Budget, Knowledge, Policy, Rng
+from tavola.bots.interface import Budget, HintPolicy, Knowledge, Policy, RandomPolicy, Rng
 from tavola.games.fantan.actions import Play
 from tavola.games.fantan.bots.heuristics import Assessment, assess, medium_key
 from tavola.games.fantan.bots.master import evaluate
@@ -34,20 +34,6 @@ ARENA: Mapping[str, Any] = {"players": 4, "options": {"hands": 1}, "deals": 600}
 
 def _plays(legal: Sequence[Any]) -> list[Play]:
     return [a for a in legal if isinstance(a, Play)]
-
-
-class EasyPolicy:
-    """Any legal card, uniformly."""
-
-    def decide(
-        self,
-        game: Game[Any, Any],
-        knowledge: Knowledge,
-        legal: Sequence[Any],
-        rng: Rng,
-        budget: Budget,
-    ) -> Any:
-        return legal[rng.randrange(len(legal))]
 
 
 class MediumPolicy:
@@ -71,20 +57,6 @@ class MediumPolicy:
         return tied[rng.randrange(len(tied))]
 
 
-class HardPolicy:
-    """Hard's assessment (deterministic: ties go to the earlier legal card)."""
-
-    def decide(
-        self,
-        game: Game[Any, Any],
-        knowledge: Knowledge,
-        legal: Sequence[Any],
-        rng: Rng,
-        budget: Budget,
-    ) -> Any:
-        return hint(game, knowledge, legal)[0]
-
-
 class MasterPolicy:
     """Sampled consistent deals played forward; the lowest mean penalty gap to the table."""
 
@@ -103,14 +75,6 @@ class MasterPolicy:
         means = evaluate(seen, [bit_of(p.card) for p in plays], budget.samples, rng)
         best = min(range(len(plays)), key=lambda i: (means[i], i))
         return plays[best]
-
-
-POLICIES: Mapping[str, Policy] = {
-    "easy": EasyPolicy(),
-    "medium": MediumPolicy(),
-    "hard": HardPolicy(),
-    "master": MasterPolicy(),
-}
 
 
 def hint(game: Game[Any, Any], knowledge: Knowledge, legal: Sequence[Any]) -> tuple[Any, Reason]:
@@ -138,3 +102,10 @@ def _reason(chosen: Assessment, others: Sequence[Assessment]) -> Reason:
 
 # About 1 s per real choice on one core (see docs/games/fan-tan-bots.md).
 MASTER_SAMPLES = 3000
+
+POLICIES: Mapping[str, Policy] = {
+    "easy": RandomPolicy(),
+    "medium": MediumPolicy(),
+    "hard": HintPolicy(hint),
+    "master": MasterPolicy(),
+}

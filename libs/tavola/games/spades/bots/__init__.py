@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tavola.bots.interface import Budget, Knowledge, Policy, RandomPolicy, Rng
+from tavola.bots.interface import Budget, HintPolicy, Knowledge, Policy, RandomPolicy, Rng
 from tavola.games.spades.actions import Bid, Play, SpadesAction
 from tavola.games.spades.bots.bids import hard_bid, medium_bid, trick_estimate
 from tavola.games.spades.bots.hard import hard_card
@@ -55,18 +55,6 @@ class MediumPolicy:
         if _bidding(legal):
             return Bid(medium_bid(seen.hand, seen.bids[seen.partner]))
         return Play(medium_card(seen, _cards(legal))[0])
-
-
-class HardPolicy:
-    def decide(
-        self,
-        game: Game[Any, Any],
-        knowledge: Knowledge,
-        legal: Sequence[Any],
-        rng: Rng,
-        budget: Budget,
-    ) -> Any:
-        return hint(game, knowledge, legal)[0]
 
 
 class MasterPolicy:
@@ -106,7 +94,7 @@ def hint(
 POLICIES: Mapping[str, Policy] = {
     "easy": RandomPolicy(),
     "medium": MediumPolicy(),
-    "hard": HardPolicy(),
+    "hard": HintPolicy(hint),
     "master": MasterPolicy(),
 }
 
