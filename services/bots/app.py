@@ -19,7 +19,7 @@ import structlog
 from services.bots import metrics
 from tavola import bots
 from tavola.bots.interface import Budget, Knowledge
-from tavola.bots.registry import default_budget
+from tavola.bots.registry import budget_for
 from tavola.protocol import events as codec
 from tavola.protocol.errors import ServiceError
 from tavola.protocol.records import from_record
@@ -48,6 +48,7 @@ class MatchInfo:
     options: dict[str, str]
     players: int
     levels: dict[int, str]  # bot seats played by this service
+    think_ms: dict[int, int] = field(default_factory=dict)  # per bot seat (0: default)
     history: dict[int, list[Event]] = field(default_factory=dict)
     seen: dict[int, int] = field(default_factory=dict)  # last version fetched per seat
 
@@ -84,6 +85,7 @@ class BotPlayer:
                 options=dict(match.options),
                 players=len(match.seats),
                 levels={s.seat: s.bot_level for s in match.seats if s.is_bot and s.bot_level},
+                think_ms={s.seat: s.bot_think_ms for s in match.seats if s.is_bot},
             )
         return self._matches[match_id]
 
@@ -123,7 +125,7 @@ class BotPlayer:
             knowledge = await self._knowledge(match_id, info, seat, view)
             legal = [game.decode_action(a.code) for a in view.legal_actions]
             seed = bots.decision_seed(match_id, seat, version, level)
-            budget = self._ports.budget or default_budget(info.game)
+            budget = self._ports.budget or budget_for(info.game, info.think_ms.get(seat, 0))
             action = bots.policy_for(info.game, level).decide(
                 game, knowledge, legal, random.Random(seed), budget
             )

@@ -113,7 +113,14 @@ class Engine(QueryMixin):
             options=option_entries(options),
             house_rules=game.house_rules(options),
             seats=tuple(
-                SeatInfo(s.seat, s.player_name, s.is_bot, s.bot_level, s.client_seed.hex())
+                SeatInfo(
+                    s.seat,
+                    s.player_name,
+                    s.is_bot,
+                    s.bot_level,
+                    s.client_seed.hex(),
+                    s.bot_think_ms,
+                )
                 for s in request.seats
             ),
             seed_commitment=fairness.commitment(seed),

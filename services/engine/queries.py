@@ -174,6 +174,7 @@ class QueryMixin:
                     player_name=s.player_name,
                     is_bot=s.is_bot,
                     bot_level=s.bot_level,
+                    bot_think_ms=s.bot_think_ms,
                 )
                 for s in (state.seat(i) for i in range(state.players))
             ],

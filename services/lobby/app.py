@@ -38,6 +38,7 @@ log = structlog.get_logger(__name__)
 BOT_LEVELS = ("easy", "medium", "hard", "master")
 MAX_NAME = 64
 MAX_CLIENT_SEED = 64
+MAX_THINK_MS = 60_000  # a bot may think at most a minute per decision
 
 
 @dataclass
@@ -135,12 +136,16 @@ class Lobby:
         level = request.level or "easy"
         if level not in BOT_LEVELS:
             raise errors.invalid("request.invalid", field="level", detail=level)
+        if request.think_ms > MAX_THINK_MS:
+            raise errors.invalid(
+                "request.invalid", field="think_ms", detail=f"at most {MAX_THINK_MS}"
+            )
         async with self._locks[request.table_id]:
             state = await self.load(request.table_id)
             if state.started:
                 raise errors.precondition("table.not_open")
             events: list[Event] = [
-                SeatTaken(seat, f"Bot {seat + 1} ({level})", True, level, "")
+                SeatTaken(seat, f"Bot {seat + 1} ({level})", True, level, "", request.think_ms)
                 for seat in state.free_seats()
             ]
             if events:
@@ -227,6 +232,7 @@ def _create_match_request(state: TableState) -> internal_pb2.CreateMatchRequest:
                 player_name=seat.player_name,
                 is_bot=seat.is_bot,
                 bot_level=seat.bot_level,
+                bot_think_ms=seat.bot_think_ms,
                 token_sha256=state.tokens[index],
                 client_seed=bytes.fromhex(seat.client_seed_hex),
             )
@@ -249,6 +255,7 @@ def _table_pb(state: TableState) -> lobby_pb2.Table:
             player_name=s.player_name if s else "",
             is_bot=bool(s and s.is_bot),
             bot_level=s.bot_level if s else "",
+            bot_think_ms=s.bot_think_ms if s else 0,
         )
         for i, s in enumerate(state.seats)
     ]

@@ -186,3 +186,28 @@ def test_the_standings_rebuilt_from_the_log_equal_the_live_ones(client, platform
     assert done.returncode == 0, done.stderr
     assert "rebuilt standings of" in done.stdout
     assert client.scoring.GetMatchStandings(request) == live
+
+
+def test_a_table_sets_its_bots_thinking_time_and_each_decision_records_its_work(client):
+    match_id, _ = bot_table(client, "fan-tan", 3, level="master", think_ms=5)
+    match = match_state(client, match_id)
+    assert [(s.bot_level, s.bot_think_ms) for s in match.seats] == [("master", 5)] * 3
+    decisions = [
+        item.event.cause.bot_decision
+        for item in client.game.StreamEvents(
+            game_pb2.StreamEventsRequest(match_id=match_id, seat=-1, until_end=True), timeout=120
+        )
+        if item.event.cause.HasField("bot_decision")
+    ]
+    # Fan Tan's master samples 3,000 deals in about 1 s; 5 ms of thinking is 15 deals.
+    assert decisions and {(d.level, d.samples) for d in decisions} == {("master", 15)}
+
+
+def test_a_thinking_time_over_a_minute_is_refused(client):
+    table = client.lobby.CreateTable(lobby_pb2.CreateTableRequest(game="fan-tan", players=3)).table
+    with pytest.raises(grpc.RpcError) as caught:
+        client.lobby.FillWithBots(
+            lobby_pb2.FillWithBotsRequest(table_id=table.table_id, level="hard", think_ms=60_001)
+        )
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "think_ms" in caught.value.details()

@@ -54,7 +54,13 @@ def eventually(check: Callable[[], T | None], timeout: float = 60.0, every: floa
 
 
 def bot_table(
-    client: Client, game: str, players: int, options: dict[str, str] | None = None, humans: int = 0
+    client: Client,
+    game: str,
+    players: int,
+    options: dict[str, str] | None = None,
+    humans: int = 0,
+    level: str = "",
+    think_ms: int = 0,
 ) -> tuple[str, list[str]]:
     """A started match; the first ``humans`` seats are people (their tokens returned)."""
     table = client.lobby.CreateTable(
@@ -71,7 +77,9 @@ def bot_table(
             )
         )
         tokens.append(sat.seat_token)
-    client.lobby.FillWithBots(lobby_pb2.FillWithBotsRequest(table_id=table.table_id))
+    client.lobby.FillWithBots(
+        lobby_pb2.FillWithBotsRequest(table_id=table.table_id, level=level, think_ms=think_ms)
+    )
     match_id = client.lobby.StartMatch(
         lobby_pb2.StartMatchRequest(table_id=table.table_id)
     ).match_id

@@ -35,8 +35,10 @@ class Knowledge:
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How much a decision may think: master samples at most ``samples`` deals
-    (default sized for about 1 s on one core); the service may scale it per table."""
+    """How much a decision may think: master samples at most ``samples`` deals (each game's
+    ``MASTER_SAMPLES`` is sized for about 1 s on one core). A table scales it with its bots'
+    thinking time (``registry.budget_for``); work, not seconds, so a decision recorded with
+    its sample count can be re-derived exactly on any machine."""
 
     samples: int = 200
 

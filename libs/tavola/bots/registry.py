@@ -51,6 +51,18 @@ def hint_for(
     return action, Reason.of("hint.hard_choice", action=game.describe_action(action))
 
 
+def budget_for(game: str, think_ms: int = 0) -> Budget:
+    """The master's budget at a table: the game's default (about 1 s) scaled to the table's
+    thinking time per decision (``think_ms``; 0 keeps the default), never below one deal."""
+    default = default_budget(game)
+    if think_ms <= 0:
+        return default
+    return Budget(samples=max(1, round(default.samples * think_ms / DEFAULT_THINK_MS)))
+
+
+DEFAULT_THINK_MS = 1000  # what MASTER_SAMPLES is calibrated to
+
+
 def default_budget(game: str) -> Budget:
     """The master's default budget for a game: its bots module's ``MASTER_SAMPLES``
     (calibrated to about 1 s per decision on one core), else the interface default."""

@@ -41,7 +41,9 @@ def demo(args: argparse.Namespace) -> int:
             f"seed commitment {table.seed_commitment}"
         )
         client.lobby.FillWithBots(
-            lobby_pb2.FillWithBotsRequest(table_id=table.table_id, level=args.level)
+            lobby_pb2.FillWithBotsRequest(
+                table_id=table.table_id, level=args.level, think_ms=args.think_ms
+            )
         )
         match_id = client.lobby.StartMatch(
             lobby_pb2.StartMatchRequest(table_id=table.table_id)

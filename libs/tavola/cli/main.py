@@ -23,6 +23,12 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument("game", choices=registry.names())
         cmd.add_argument("--players", type=int, default=0)
         cmd.add_argument("--level", default="easy", choices=("easy", "medium", "hard", "master"))
+        cmd.add_argument(
+            "--think-ms",
+            type=int,
+            default=0,
+            help="bots' thinking time per decision in ms (0: the game's default, about 1 s)",
+        )
         cmd.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
         cmd.add_argument("--preset", default="")
         cmd.add_argument("--address", default=None)

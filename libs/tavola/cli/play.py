@@ -42,7 +42,9 @@ def _start(client: Client, args: argparse.Namespace) -> tuple[str, str]:
         )
     )
     client.lobby.FillWithBots(
-        lobby_pb2.FillWithBotsRequest(table_id=table.table_id, level=args.level)
+        lobby_pb2.FillWithBotsRequest(
+            table_id=table.table_id, level=args.level, think_ms=args.think_ms
+        )
     )
     match_id = client.lobby.StartMatch(
         lobby_pb2.StartMatchRequest(table_id=table.table_id)

@@ -27,6 +27,7 @@ class SeatTaken(Event):
     is_bot: bool
     bot_level: str
     client_seed_hex: str
+    bot_think_ms: int = 0  # a bot's thinking time per decision (0: the game's default)
 
 
 @dataclass(frozen=True, slots=True)

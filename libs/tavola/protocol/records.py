@@ -84,6 +84,8 @@ def from_record(cls: type[Any], record: pb.Record) -> Any:
     kwargs = {}
     for f in dataclasses.fields(cls):
         if f.name not in values:
+            if f.default is not dataclasses.MISSING:
+                continue  # a field added later, with a default: older events keep decoding
             raise RecordError(f"{cls.__name__}: missing field {f.name}")
         kwargs[f.name] = from_value(hints[f.name], values[f.name])
     return cls(**kwargs)
