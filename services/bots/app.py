@@ -18,6 +18,7 @@ import structlog
 
 from services.bots import metrics
 from tavola import bots
+from tavola.bots import POLICY_VERSION
 from tavola.bots.interface import Budget, Knowledge
 from tavola.bots.registry import budget_for
 from tavola.protocol import events as codec
@@ -28,7 +29,6 @@ from tavola.rules.interface import Event
 from tavola.v1 import events_pb2, game_pb2, internal_pb2
 
 log = structlog.get_logger(__name__)
-POLICY_VERSION = 1
 
 
 @dataclass
@@ -62,6 +62,8 @@ class BotPlayer:
         if envelope.type == "match.SeedRevealed":
             self._matches.pop(envelope.match_id, None)
             return
+        if envelope.type == "match.SeatLeft":  # a bot may take the seat over: ask again
+            self._matches.pop(envelope.match_id, None)
         if not envelope.last_in_batch or not envelope.to_act:
             return
         info = await self._info(envelope.match_id)

@@ -38,7 +38,7 @@ async def serve(nc: NATS, engine: Engine, names: subjects.Subjects) -> list[Subs
         if not internal:
             raise denied("request.invalid", field="caller", detail="internal only")
         state = await engine.load(request.match_id)
-        if not 0 <= request.seat < state.players or not state.created.seats[request.seat].is_bot:
+        if not 0 <= request.seat < state.players or not state.seat(request.seat).is_bot:
             raise denied("seat.not_bot", seat=request.seat)
         return internal_pb2.SeatEventsResponse(
             events=await engine.events_after(request.match_id, request.seat, request.after_version)

@@ -15,7 +15,21 @@ import hashlib
 from tavola.bots.interface import LEVELS, Budget, Knowledge, Policy, RandomPolicy
 from tavola.bots.registry import policy_for
 
-__all__ = ["LEVELS", "Budget", "Knowledge", "Policy", "RandomPolicy", "decision_seed", "policy_for"]
+__all__ = [
+    "LEVELS",
+    "POLICY_VERSION",
+    "Budget",
+    "Knowledge",
+    "Policy",
+    "RandomPolicy",
+    "decision_seed",
+    "policy_for",
+]
+
+POLICY_VERSION = 1
+"""The bots' behaviour version, recorded with each decision (``BotDecision.policy_version``).
+Bump it whenever any policy would decide differently from the same knowledge, seed and
+budget: the audit (``tavola.bots.audit``) re-derives only decisions of the current version."""
 
 
 def decision_seed(match_id: str, seat: int, version: int, level: str) -> int:

@@ -11,6 +11,7 @@ import asyncpg
 import grpc
 from google.protobuf import json_format
 
+from tavola.bots.audit import audit
 from tavola.cli.client import Client, default_address, default_database_url
 from tavola.cli.format import event_line
 from tavola.eventlog.chain import verify_chain
@@ -147,4 +148,8 @@ def check(stored: list[StoredEvent]) -> int:
         f"OK: {len(stored)} events, chain intact, seed matches its commitment, every deal "
         f"and move re-derived ({state.created.game})."
     )
-    return 0
+    report = audit(stored)
+    print(report.line())
+    for mismatch in report.mismatches:
+        print(f"FAILED: {mismatch.line()}")
+    return 1 if report.differ else 0
