@@ -218,9 +218,8 @@ def arenas(deals: int, samples: int, games: list[str]) -> None:
 
     print(
         f"== bot arenas: {deals or 'per-game'} deals x 2 rotations per pairing, master budget "
-        f"{samples} samples =="
+        f"{samples or 'per-game'} samples =="
     )
-    budget = Budget(samples=samples)
     times = DecisionTimes()
     for name in games:
         game = registry.get(name)
@@ -233,6 +232,7 @@ def arenas(deals: int, samples: int, games: list[str]) -> None:
         players = table.get("players", 4 if game.info.min_players <= 4 else game.info.min_players)
         planned = table.get("deals", 20)  # an int, or per pairing: {"hard/medium": 2000}
         options = table.get("options", {})
+        budget = Budget(samples=samples or int(table.get("master_samples", 40)))
         for better, worse in (("medium", "easy"), ("hard", "medium"), ("master", "hard")):
             count = deals or int(
                 planned.get(f"{better}/{worse}", 20) if isinstance(planned, dict) else planned
@@ -248,7 +248,8 @@ def arenas(deals: int, samples: int, games: list[str]) -> None:
                 clock=time.perf_counter,
                 times=times,
             )
-            print(result.line(), flush=True)
+            note = f"  (master: {budget.samples} deals)" if better == "master" else ""
+            print(result.line() + note, flush=True)
     for level, samples_ in sorted(times.by_level.items()):
         q = statistics.quantiles(samples_, n=100) if len(samples_) > 1 else [samples_[0]] * 99
         print(
@@ -268,7 +269,12 @@ def main() -> None:
         default=0,
         help="deals per pairing (default: each game's ARENA['deals'])",
     )
-    parser.add_argument("--master-samples", type=int, default=40)
+    parser.add_argument(
+        "--master-samples",
+        type=int,
+        default=0,
+        help="master's sampled deals per decision (default: each game's ARENA, else 40)",
+    )
     parser.add_argument("--arena-games", default=",".join(registry.names()))
     parser.add_argument("--only", default="", help="pure,openspiel,e2e,arena (default all)")
     args = parser.parse_args()

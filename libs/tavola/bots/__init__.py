@@ -26,7 +26,7 @@ __all__ = [
     "policy_for",
 ]
 
-POLICY_VERSION = 1
+POLICY_VERSION = 2
 """The bots' behaviour version, recorded with each decision (``BotDecision.policy_version``).
 Bump it whenever any policy would decide differently from the same knowledge, seed and
 budget: the audit (``tavola.bots.audit``) re-derives only decisions of the current version."""

@@ -37,6 +37,20 @@ MESSAGES = {
         "en": "Play {card}: it opens the way to your own {next}, so you keep a move.",
         "pt": "Joga o {card}: abre caminho ao teu {next}, e assim guardas uma jogada.",
     },
+    "fantan.hint.keep_run": {
+        "en": (
+            "Play {card} and keep {kept}: the cards behind it are yours alone, a reserve "
+            "for a turn when you would otherwise pass."
+        ),
+        "pt": (
+            "Joga o {card} e guarda o {kept}: as cartas atrás dele são só tuas, uma reserva "
+            "para a vez em que terias de passar."
+        ),
+    },
+    "fantan.hint.far_cards": {
+        "en": "Play {card}: it brings {count} of your cards further out closer to the table.",
+        "pt": "Joga o {card}: aproxima da mesa {count} das tuas cartas mais afastadas.",
+    },
     "fantan.hint.keep_block": {
         "en": "Play {card} and keep {kept}: while you hold it, others stay blocked.",
         "pt": "Joga o {card} e guarda o {kept}: enquanto o tiveres, os outros ficam presos.",

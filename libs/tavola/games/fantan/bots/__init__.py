@@ -6,8 +6,9 @@ is playing a card (passes are automatic), so every level chooses among the legal
 
 - easy: any legal card, uniformly;
 - medium: "play toward your own cards" (``heuristics.medium_key``);
-- hard: weighs tempo, reach, what it hands to opponents and what it stops blocking, using
-  the cards each seat is proven to lack from its passes (``heuristics.assess``);
+- hard: a linear score of what a player can count — reach, the runs only it can play, the
+  ends it holds, what each card hands to opponents and to seats its passes prove stuck
+  (``heuristics.assess``, weights fitted against the master's evaluations);
 - master: hundreds of consistent deals of the unseen cards played forward
   (``master.evaluate``), ``Budget.samples`` deals per decision.
 
@@ -90,6 +91,13 @@ def hint(game: Game[Any, Any], knowledge: Knowledge, legal: Sequence[Any]) -> tu
 
 def _reason(chosen: Assessment, others: Sequence[Assessment]) -> Reason:
     card = card_of(chosen.card).code
+    kept_run = max(
+        (a for a in others if a.run > chosen.run), key=lambda a: (a.run, -a.card), default=None
+    )
+    if kept_run is not None:
+        return Reason.of("fantan.hint.keep_run", card=card, kept=card_of(kept_run.card).code)
+    if chosen.reach > chosen.run:
+        return Reason.of("fantan.hint.far_cards", card=card, count=chosen.reach - chosen.run)
     if chosen.own_next >= 0:
         return Reason.of("fantan.hint.own_run", card=card, next=card_of(chosen.own_next).code)
     kept = max(others, key=lambda a: (a.block, -a.card))
