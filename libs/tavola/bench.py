@@ -209,7 +209,7 @@ def openspiel(seconds: float) -> None:
         )
 
 
-def arenas(deals: int, samples: int, games: list[str]) -> None:
+def arenas(deals: int, samples: int, games: list[str], jobs: int = 1) -> None:
     """Each bot level against the one below, per game (duplicate deals, rotated seats)."""
     import importlib
 
@@ -247,6 +247,7 @@ def arenas(deals: int, samples: int, games: list[str]) -> None:
                 budget,
                 clock=time.perf_counter,
                 times=times,
+                jobs=jobs,
             )
             note = f"  (master: {budget.samples} deals)" if better == "master" else ""
             print(result.line() + note, flush=True)
@@ -276,6 +277,12 @@ def main() -> None:
         help="master's sampled deals per decision (default: each game's ARENA, else 40)",
     )
     parser.add_argument("--arena-games", default=",".join(registry.names()))
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes per arena pairing (deals are split; results are the same)",
+    )
     parser.add_argument("--only", default="", help="pure,openspiel,e2e,arena (default all)")
     args = parser.parse_args()
     parts = set(args.only.split(",")) if args.only else {"pure", "openspiel", "e2e", "arena"}
@@ -286,7 +293,7 @@ def main() -> None:
     if "e2e" in parts and not args.skip_e2e:
         e2e([int(t) for t in args.tables.split(",")])
     if "arena" in parts:
-        arenas(args.arena_deals, args.master_samples, args.arena_games.split(","))
+        arenas(args.arena_deals, args.master_samples, args.arena_games.split(","), args.jobs)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ For every deal seed the same match is played once per rotation (level A on the e
 then on the odd ones), so both levels meet the same cards from the same seats. The measure
 is the mean difference of final scores between A's seats and B's seats (sign-adjusted so
 positive favours A when lower scores win), with a 95% confidence interval over deal seeds.
-Pure: the caller may pass a clock to time decisions.
+Deterministic: the same deals give the same figures whether they are played in one process
+or split over several (``jobs``); the caller may pass a clock to time decisions.
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ import math
 import random
 import statistics
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from tavola.bots.interface import Budget, Knowledge, Policy
 from tavola.bots.registry import policy_for
+from tavola.rules import registry
 from tavola.rules.driver import resolve_all_chance
 from tavola.rules.interface import Event, Game
 
@@ -126,10 +129,50 @@ def pairing(
     budget: Budget,
     clock: Callable[[], float] | None = None,
     times: DecisionTimes | None = None,
+    jobs: int = 1,
 ) -> Pairing:
-    diffs = []
+    """``deals`` duplicated deals (seeds 0..deals-1), each played in both rotations. With
+    ``jobs`` > 1 the deals are split over that many processes (same deals, same results)."""
+    spans = [range(start, deals, max(1, jobs)) for start in range(min(max(1, jobs), deals))]
+    args = [
+        (game.info.name, players, dict(options), better, worse, span, budget, clock)
+        for span in spans
+    ]
+    if len(args) > 1:
+        with ProcessPoolExecutor(len(args)) as pool:
+            parts = list(pool.map(_deal_diffs, *zip(*args, strict=True)))
+    else:
+        parts = [_deal_diffs(*a) for a in args]
+    by_deal: dict[int, float] = {}
+    for diffs, seen_times in parts:
+        by_deal.update(diffs)
+        if times is not None:
+            for level, values in seen_times.by_level.items():
+                times.by_level.setdefault(level, []).extend(values)
+    ordered = [by_deal[d] for d in sorted(by_deal)]
+    mean = statistics.fmean(ordered)
+    spread = statistics.stdev(ordered) if len(ordered) > 1 else math.inf
+    half = 1.96 * spread / math.sqrt(len(ordered))
+    return Pairing(game.info.name, better, worse, len(ordered), mean, mean - half, mean + half)
+
+
+def _deal_diffs(
+    name: str,
+    players: int,
+    options: Mapping[str, Any],
+    better: str,
+    worse: str,
+    deals: range,
+    budget: Budget,
+    clock: Callable[[], float] | None,
+) -> tuple[dict[int, float], DecisionTimes]:
+    """Per deal: the sign-adjusted mean score difference of ``better``'s seats over
+    ``worse``'s, averaged over the two rotations."""
+    game = registry.get(name)
+    times = DecisionTimes()
     sign = -1.0 if game.info.lower_score_wins else 1.0
-    for deal in range(deals):
+    diffs = {}
+    for deal in deals:
         seed = deal.to_bytes(32, "big")
         total = 0.0
         for rotation in range(2):
@@ -141,7 +184,5 @@ def pairing(
             mine = [scores[s] for s in range(players) if levels[s] == better]
             theirs = [scores[s] for s in range(players) if levels[s] == worse]
             total += sign * (statistics.fmean(mine) - statistics.fmean(theirs))
-        diffs.append(total / 2)
-    mean = statistics.fmean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
-    return Pairing(game.info.name, better, worse, len(diffs), mean, mean - half, mean + half)
+        diffs[deal] = total / 2
+    return diffs, times

@@ -140,7 +140,7 @@ def _run(hand: int, card: int) -> int:
     """Your cards directly behind ``card`` in its direction(s), without a gap."""
     suit, pos = divmod(card, 13)
     total = 0
-    for step in _steps(pos):
+    for step in directions(pos):
         p = pos + step
         while 0 <= p <= 12 and hand >> (suit * 13 + p) & 1:
             total += 1
@@ -151,11 +151,12 @@ def _run(hand: int, card: int) -> int:
 def _own_ends(hand: int, card: int) -> int:
     """How many of the ace and king at the ends of ``card``'s direction(s) you hold."""
     suit, pos = divmod(card, 13)
-    ends = [suit * 13 + (0 if step < 0 else 12) for step in _steps(pos)]
+    ends = [suit * 13 + (0 if step < 0 else 12) for step in directions(pos)]
     return sum(1 for end in ends if end != card and hand >> end & 1)
 
 
-def _steps(pos: int) -> tuple[int, ...]:
+def directions(pos: int) -> tuple[int, ...]:
+    """The steps (-1 down, +1 up) a card at rank position ``pos`` leads in."""
     return (-1, 1) if pos == SEVEN else ((-1,) if pos < SEVEN else (1,))
 
 
@@ -207,7 +208,7 @@ def _blocked_behind(seen: Seen, card: int, threat: dict[int, float]) -> float:
     """Unseen cards between ``card`` and this seat's next card in each of its directions."""
     suit, pos = divmod(card, 13)
     total = 0.0
-    for step in _steps(pos):
+    for step in directions(pos):
         p = pos + step
         while 0 <= p <= 12:
             x = suit * 13 + p

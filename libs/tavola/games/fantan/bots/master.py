@@ -2,8 +2,12 @@
 
 For each of ``Budget.samples`` deals of the unseen cards consistent with the hard level's
 knowledge (``deals.deal``), every playable card is played and the rest of the hand is rolled
-out by a fast playout policy (medium's key) for all seats; the card with the lowest mean of
-"this seat's penalty minus the others' mean penalty" wins (ties: the earlier legal action).
+out by fast playout policies: the deciding seat plays on as hard does (the part of hard's
+score a playout can count: reach, runs, held ends, sevens, distance — ``choose_as_hard``),
+the other seats by medium's key; the card with the lowest mean of "this seat's penalty minus
+the others' mean penalty" wins (ties: the earlier legal action). Modelling its own later
+play as the hard level it improves on is what lets master beat hard (a one-step rollout
+improvement of hard); modelling the others as hard too measured worse.
 All candidates are scored on the same deals and the same playout random stream (common
 random numbers), so the comparison is sharper than the sample count suggests.
 
@@ -18,6 +22,7 @@ from collections.abc import Sequence
 
 from tavola.bots.interface import Rng
 from tavola.games.fantan.bots.deals import deal
+from tavola.games.fantan.bots.heuristics import FEATURES, WEIGHTS, directions
 from tavola.games.fantan.bots.model import (
     BEYOND,
     DISTANCE,
@@ -70,8 +75,66 @@ def choose_in_playout(hand: int, playable: int, rng: Playout) -> int:
     return best
 
 
-def play_out(hands: list[int], ends: int, turn: int, rng: Playout) -> list[int]:
-    """Plays the hand to its end from ``turn``; returns the hands left (mutates ``hands``)."""
+def _chains(card: int) -> tuple[tuple[int, ...], ...]:
+    """The cards behind ``card`` in each of its directions, nearest first (as bit flags)."""
+    suit, pos = divmod(card, 13)
+    return tuple(
+        tuple(1 << (suit * 13 + p) for p in range(pos + step, -1 if step < 0 else 13, step))
+        for step in directions(pos)
+    )
+
+
+def _end_cards(card: int) -> int:
+    """The ace and/or king at the far end of ``card``'s directions (not ``card`` itself)."""
+    suit, pos = divmod(card, 13)
+    ends = {0 if step < 0 else 12 for step in directions(pos)} - {pos}
+    return sum(1 << (suit * 13 + end) for end in ends)
+
+
+CHAINS = tuple(_chains(c) for c in range(52))
+END_CARDS = tuple(_end_cards(c) for c in range(52))
+_W = dict(zip(FEATURES, WEIGHTS, strict=True))
+_REACH, _RUN, _END, _DIST, _SEVEN = (
+    _W[name] for name in ("reach", "run", "own_end", "distance", "seven")
+)
+
+
+def choose_as_hard(hand: int, playable: int, rng: Playout) -> int:
+    """The deciding seat's own playout policy: hard's score restricted to what a playout can
+    count (reach, run, own end, seven, distance); ties at random."""
+    best = -1
+    best_score = -1e18
+    ties = 0
+    mask = playable
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        card = low.bit_length() - 1
+        run = 0
+        for chain in CHAINS[card]:
+            for flag in chain:
+                if not hand & flag:
+                    break
+                run += 1
+        score = (
+            _REACH * (BEYOND[card] & hand).bit_count()
+            + _RUN * run
+            + _END * (END_CARDS[card] & hand).bit_count()
+            + _DIST * DISTANCE[card]
+            + (_SEVEN if low & SEVENS else 0.0)
+        )
+        if score > best_score:
+            best, best_score, ties = card, score, 1
+        elif score == best_score:
+            ties += 1
+            if rng.below(ties) == 0:
+                best = card
+    return best
+
+
+def play_out(hands: list[int], ends: int, turn: int, rng: Playout, me: int = -1) -> list[int]:
+    """Plays the hand to its end from ``turn``; returns the hands left (mutates ``hands``).
+    Seat ``me`` plays by ``choose_as_hard``, the others by ``choose_in_playout``."""
     players = len(hands)
     passes = 0
     seat = turn
@@ -80,7 +143,8 @@ def play_out(hands: list[int], ends: int, turn: int, rng: Playout) -> list[int]:
         playable = hand & ends
         if playable:
             if playable & (playable - 1):
-                card = choose_in_playout(hand, playable, rng)
+                chooser = choose_as_hard if seat == me else choose_in_playout
+                card = chooser(hand, playable, rng)
             else:
                 card = playable.bit_length() - 1
             flag = 1 << card
@@ -121,7 +185,7 @@ def evaluate(seen: Seen, candidates: Sequence[int], samples: int, rng: Rng) -> l
             left = list(hands)
             left[seen.seat] &= ~(1 << card)
             if left[seen.seat]:
-                left = play_out(left, after[i], nxt, Playout(seed))
+                left = play_out(left, after[i], nxt, Playout(seed), seen.seat)
             pens = [penalty_of(seen, h) for h in left]
             mine = pens[seen.seat]
             totals[i] += mine - (sum(pens) - mine) / others
