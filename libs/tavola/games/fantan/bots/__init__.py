@@ -30,7 +30,15 @@ from tavola.rules.interface import Game
 
 __all__ = ["ARENA", "POLICIES", "hint"]
 
-ARENA: Mapping[str, Any] = {"players": 4, "options": {"hands": 1}, "deals": 600}
+ARENA: Mapping[str, Any] = {
+    # The "longer game" table: every card left costs its value, so which cards are left
+    # matters, not only how many (on the 1-per-card table master and hard are level; see
+    # docs/games/fan-tan-bots.md for both tables' figures).
+    "players": 4,
+    "options": {"hands": 1, "penalty": "card_value"},
+    "deals": {"medium/easy": 300, "hard/medium": 6000, "master/hard": 1000},
+    "master_samples": 200,
+}
 
 
 def _plays(legal: Sequence[Any]) -> list[Play]:
