@@ -211,3 +211,30 @@ def test_a_thinking_time_over_a_minute_is_refused(client):
         )
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "think_ms" in caught.value.details()
+
+
+def test_a_player_who_leaves_is_replaced_by_a_bot_that_plays_the_match_to_its_end(client):
+    match_id, tokens = bot_table(client, "fan-tan", 4, humans=1, level="medium")
+    bots_moved = False
+    for item in client.game.StreamEvents(
+        game_pb2.StreamEventsRequest(match_id=match_id, seat=-1), timeout=60
+    ):
+        cause = item.event.cause
+        bots_moved = bots_moved or cause.HasField("bot_decision")
+        if bots_moved and item.event.last_in_batch and 0 in item.event.to_act:
+            break  # the bots have played (the bot service knows the table); seat 0 is waited for
+    left = client.game.LeaveMatch(
+        game_pb2.LeaveMatchRequest(match_id=match_id, seat=0, seat_token=tokens[0]), timeout=10
+    )
+    assert left.replaced_by
+    events = list(
+        client.game.StreamEvents(
+            game_pb2.StreamEventsRequest(match_id=match_id, seat=-1, until_end=True), timeout=120
+        )
+    )
+    assert events[-1].event.type == "match.SeedRevealed"
+    match = match_state(client, match_id)
+    assert match.finished and match.seats[0].is_bot
+    assert any(
+        e.event.cause.seat == 0 and e.event.cause.HasField("bot_decision") for e in events
+    ), "the bot that took seat 0 over never decided"
