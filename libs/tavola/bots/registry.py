@@ -51,6 +51,9 @@ def hint_for(
     return action, Reason.of("hint.hard_choice", action=game.describe_action(action))
 
 
+DEFAULT_THINK_MS = 1000  # what each game's MASTER_SAMPLES is calibrated to
+
+
 def budget_for(game: str, think_ms: int = 0) -> Budget:
     """The master's budget at a table: the game's default (about 1 s) scaled to the table's
     thinking time per decision (``think_ms``; 0 keeps the default), never below one deal."""
@@ -58,9 +61,6 @@ def budget_for(game: str, think_ms: int = 0) -> Budget:
     if think_ms <= 0:
         return default
     return Budget(samples=max(1, round(default.samples * think_ms / DEFAULT_THINK_MS)))
-
-
-DEFAULT_THINK_MS = 1000  # what MASTER_SAMPLES is calibrated to
 
 
 def default_budget(game: str) -> Budget:
