@@ -18,7 +18,7 @@ import asyncpg
 import structlog
 from openskill.models import PlackettLuce
 
-from tavola.eventlog.model import EventStore, StoredEvent
+from tavola.eventlog.model import Cursor, EventStore, StoredEvent
 from tavola.eventlog.tracking import load_position, save_position
 from tavola.match.events import MatchCreated, MatchEnded
 from tavola.protocol import events as codec
@@ -27,6 +27,7 @@ from tavola.v1 import scoring_pb2
 
 log = structlog.get_logger(__name__)
 NAME = "ratings"
+LOCK = 0x7A71_0001  # advisory lock key of the ratings projection (rebuild vs live)
 ENDED = "match.MatchEnded"
 MODEL = PlackettLuce()
 
@@ -69,17 +70,38 @@ class RatingsProjection:
                 cursor = event.cursor
 
     async def rebuild(self) -> None:
-        async with self._pool.acquire() as conn, conn.transaction():
-            await conn.execute("TRUNCATE ratings")
-            await conn.execute("DELETE FROM tracking WHERE name = $1", NAME)
-        await self.catch_up()
+        """Recompute every rating from the log, while the service may be running: the
+        rebuild holds the projection's lock exclusively, so a live projector waits, then
+        skips what the rebuild already applied (ratings depend on the order of matches)."""
+        async with self._pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1)", LOCK)
+            try:
+                async with conn.transaction():
+                    await conn.execute("TRUNCATE ratings")
+                    await conn.execute("DELETE FROM tracking WHERE name = $1", NAME)
+                cursor = Cursor.START
+                while batch := await self._store.read_all(cursor, 500):
+                    for event in batch:
+                        await self._apply_on(conn, event)
+                        cursor = event.cursor
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", LOCK)
 
     async def _apply(self, event: StoredEvent) -> None:
-        async with self._pool.acquire() as conn, conn.transaction():
+        async with self._pool.acquire() as conn:
+            await self._apply_on(conn, event, shared=True)
+
+    async def _apply_on(self, conn: Any, event: StoredEvent, shared: bool = False) -> None:
+        if event.type != ENDED and event.type != "match.MatchCreated":
+            return
+        async with conn.transaction():
+            if shared:  # waits while a rebuild holds the lock
+                await conn.execute("SELECT pg_advisory_xact_lock_shared($1)", LOCK)
+            if await load_position(conn, NAME) >= event.cursor:
+                return  # already applied (by a rebuild or another instance)
             if event.type == ENDED:
                 await self._rate(conn, event)
-            if event.type == ENDED or event.type == "match.MatchCreated":
-                await save_position(conn, NAME, event.cursor)
+            await save_position(conn, NAME, event.cursor)
 
     async def _rate(self, conn: Any, event: StoredEvent) -> None:
         first = await self._store.read_stream(event.stream_id, limit=1)

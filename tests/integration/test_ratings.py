@@ -83,3 +83,42 @@ async def test_ratings_follow_results_and_a_rebuild_gives_the_same_values(pool: 
     assert spades["ana"] == spades["caio"] and spades["bia"] == spades["duda"]  # partners
     await projection.rebuild()
     assert await pool.fetch("SELECT * FROM ratings ORDER BY game, player") == live
+
+
+async def test_a_rebuild_while_the_service_runs_gives_the_same_ratings(pool: asyncpg.Pool):
+    """The live projector keeps running (and matches keep ending) during a rebuild: the
+    rebuild holds the projection's lock, the live one waits and then skips what is done."""
+    import asyncio
+    import itertools
+    import uuid
+
+    await ensure_schema(pool)
+    store = PostgresEventStore(pool, clock=FixedClock())
+    ids = itertools.count(10_000)
+    engine = Engine(
+        Ports(
+            store=store,
+            seeds=Seeds(),
+            new_id=lambda: uuid.UUID(int=next(ids)),
+            salt=lambda n: bytes(n),
+            now_ms=lambda: 0,
+        )
+    )
+    names = ["eva", "gil", "ivo", "lia"]
+    for m in range(3):
+        await play(engine, f"r{m}", names)
+    live = RatingsProjection(pool, store)
+    stop = asyncio.Event()
+    running = asyncio.create_task(live.run(stop, poll=0.01))
+    await asyncio.sleep(0.2)
+    more = asyncio.create_task(play(engine, "r3", names))
+    for _ in range(3):  # rebuilds race the live projector and the fourth match
+        await RatingsProjection(pool, store).rebuild()
+    await more
+    await asyncio.sleep(0.3)
+    stop.set()
+    await running  # the live projector never failed
+    after = await pool.fetch("SELECT * FROM ratings WHERE player = ANY($1) ORDER BY player", names)
+    await RatingsProjection(pool, store).rebuild()
+    clean = await pool.fetch("SELECT * FROM ratings WHERE player = ANY($1) ORDER BY player", names)
+    assert after == clean and all(r["matches"] == 4 for r in clean)
