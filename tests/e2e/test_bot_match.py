@@ -221,8 +221,23 @@ def test_a_player_who_leaves_is_replaced_by_a_bot_that_plays_the_match_to_its_en
     ):
         cause = item.event.cause
         bots_moved = bots_moved or cause.HasField("bot_decision")
-        if bots_moved and item.event.last_in_batch and 0 in item.event.to_act:
-            break  # the bots have played (the bot service knows the table); seat 0 is waited for
+        if item.event.last_in_batch and 0 in item.event.to_act:
+            if bots_moved:
+                break  # the bots have played (the bot service knows the table); seat 0 waits
+            view = client.game.GetView(
+                game_pb2.GetViewRequest(match_id=match_id, seat=0, seat_token=tokens[0])
+            )
+            client.game.SubmitAction(  # the person opens (7♦ is theirs), then the bots play
+                game_pb2.SubmitActionRequest(
+                    match_id=match_id,
+                    seat=0,
+                    seat_token=tokens[0],
+                    command_id="person-opens",
+                    expected_version=view.version,
+                    action=view.legal_actions[0].code,
+                ),
+                timeout=10,
+            )
     left = client.game.LeaveMatch(
         game_pb2.LeaveMatchRequest(match_id=match_id, seat=0, seat_token=tokens[0]), timeout=10
     )
