@@ -20,6 +20,26 @@ class Seeds:
         return match_id.encode().ljust(32, b"-")[:32]
 
 
+async def engine_on(pool: asyncpg.Pool, first_id: int) -> tuple[Engine, PostgresEventStore]:
+    """An engine on the real event log (event ids counted from ``first_id``)."""
+    import itertools
+    import uuid
+
+    await ensure_schema(pool)
+    store = PostgresEventStore(pool, clock=FixedClock())
+    ids = itertools.count(first_id)
+    engine = Engine(
+        Ports(
+            store=store,
+            seeds=Seeds(),
+            new_id=lambda: uuid.UUID(int=next(ids)),
+            salt=lambda n: bytes(n),
+            now_ms=lambda: 0,
+        )
+    )
+    return engine, store
+
+
 async def play(engine: Engine, match_id: str, names: list[str], game: str = "fan-tan") -> None:
     import hashlib
 
@@ -56,21 +76,7 @@ async def play(engine: Engine, match_id: str, names: list[str], game: str = "fan
 
 
 async def test_ratings_follow_results_and_a_rebuild_gives_the_same_values(pool: asyncpg.Pool):
-    import itertools
-    import uuid
-
-    await ensure_schema(pool)
-    store = PostgresEventStore(pool, clock=FixedClock())
-    ids = itertools.count(1)
-    engine = Engine(
-        Ports(
-            store=store,
-            seeds=Seeds(),
-            new_id=lambda: uuid.UUID(int=next(ids)),
-            salt=lambda n: bytes(n),
-            now_ms=lambda: 0,
-        )
-    )
+    engine, store = await engine_on(pool, first_id=1)
     for m in range(3):
         await play(engine, f"m{m}", ["ana", "bia", "caio", "duda"])
     await play(engine, "spades-1", ["ana", "bia", "caio", "duda"], game="spades")
@@ -89,21 +95,8 @@ async def test_a_rebuild_while_the_service_runs_gives_the_same_ratings(pool: asy
     """The live projector keeps running (and matches keep ending) during a rebuild: the
     rebuild holds the projection's lock, the live one waits and then skips what is done."""
     import asyncio
-    import itertools
-    import uuid
 
-    await ensure_schema(pool)
-    store = PostgresEventStore(pool, clock=FixedClock())
-    ids = itertools.count(10_000)
-    engine = Engine(
-        Ports(
-            store=store,
-            seeds=Seeds(),
-            new_id=lambda: uuid.UUID(int=next(ids)),
-            salt=lambda n: bytes(n),
-            now_ms=lambda: 0,
-        )
-    )
+    engine, store = await engine_on(pool, first_id=10_000)
     names = ["eva", "gil", "ivo", "lia"]
     for m in range(3):
         await play(engine, f"r{m}", names)

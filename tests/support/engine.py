@@ -8,7 +8,9 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from services.bots.app import BotPorts
 from services.engine.app import Engine, Ports
+from tavola.bots.interface import Budget
 from tavola.eventlog.memory import InMemoryEventStore
 from tavola.v1 import game_pb2, internal_pb2
 
@@ -160,3 +162,25 @@ def engine_fixture() -> EngineFixture:
         )
     )
     return EngineFixture(engine, store, now)
+
+
+def bot_ports(fx: EngineFixture, samples: int) -> BotPorts:
+    """The bot service's ports wired to the in-memory engine, as the bus wires them in
+    production: internal calls, and ``GetSeatEvents`` only for seats a bot plays now."""
+    engine = fx.engine
+
+    async def get_view(request: game_pb2.GetViewRequest) -> game_pb2.GetViewResponse:
+        return await engine.view(request, internal=True)
+
+    async def seat_events(
+        request: internal_pb2.SeatEventsRequest,
+    ) -> internal_pb2.SeatEventsResponse:
+        state = await engine.load(request.match_id)
+        assert state.seat(request.seat).is_bot, "the bot service read a person's seat"
+        events = await engine.events_after(request.match_id, request.seat, request.after_version)
+        return internal_pb2.SeatEventsResponse(events=events)
+
+    async def submit(request: game_pb2.SubmitActionRequest) -> game_pb2.SubmitActionResponse:
+        return await engine.submit(request, internal=True)
+
+    return BotPorts(engine.get_match, get_view, seat_events, submit, Budget(samples=samples))

@@ -14,18 +14,18 @@ import hashlib
 import pytest
 
 from services.bots import app as bot_service
-from services.bots.app import BotPlayer, BotPorts
-from support.engine import EngineFixture, engine_fixture
+from services.bots.app import BotPlayer
+from support.engine import bot_ports, engine_fixture
 from tavola.bots import POLICY_VERSION
 from tavola.bots import audit as audit_module
 from tavola.bots.audit import audit
-from tavola.bots.interface import Budget, Knowledge
+from tavola.bots.interface import Knowledge
 from tavola.bots.registry import policy_for
 from tavola.eventlog.model import StoredEvent
 from tavola.protocol import events as codec
 from tavola.protocol.envelopes import FULL, to_envelope
 from tavola.rules import registry
-from tavola.v1 import game_pb2, internal_pb2
+from tavola.v1 import internal_pb2
 
 LEVELS = ("easy", "medium", "hard", "master")
 SHORT = {  # options for a short match of each game
@@ -35,24 +35,6 @@ SHORT = {  # options for a short match of each game
     "dominoes": {"mode": "partnership", "target": "1"},
     "doppelkopf": {"preset": "official", "match": "one_game"},
 }
-
-
-def bot_ports(fx: EngineFixture, samples: int) -> BotPorts:
-    engine = fx.engine
-
-    async def get_view(request: game_pb2.GetViewRequest) -> game_pb2.GetViewResponse:
-        return await engine.view(request, internal=True)
-
-    async def seat_events(
-        request: internal_pb2.SeatEventsRequest,
-    ) -> internal_pb2.SeatEventsResponse:
-        events = await engine.events_after(request.match_id, request.seat, request.after_version)
-        return internal_pb2.SeatEventsResponse(events=events)
-
-    async def submit(request: game_pb2.SubmitActionRequest) -> game_pb2.SubmitActionResponse:
-        return await engine.submit(request, internal=True)
-
-    return BotPorts(engine.get_match, get_view, seat_events, submit, Budget(samples=samples))
 
 
 async def bot_match(game: str, options: dict[str, str], players: int = 4) -> list[StoredEvent]:

@@ -1,18 +1,17 @@
 """A player who leaves is replaced by a bot, and the bot service plays that seat to the end.
 
 Played by the bot service's own ``BotPlayer`` against an in-memory engine (the calls it makes
-in production), with the internal bus guard of ``GetSeatEvents`` applied: only seats played
-by a bot *now* may have their stream read by the bot service.
+in production, ``support.engine.bot_ports``), with the internal bus guard of
+``GetSeatEvents`` applied: only seats played by a bot *now* may have their stream read.
 """
 
 from __future__ import annotations
 
 import hashlib
 
-from services.bots.app import BotPlayer, BotPorts
-from support.engine import engine_fixture
+from services.bots.app import BotPlayer
+from support.engine import bot_ports, engine_fixture
 from tavola.bots.audit import audit
-from tavola.bots.interface import Budget
 from tavola.protocol.envelopes import FULL, to_envelope
 from tavola.v1 import game_pb2, internal_pb2
 
@@ -24,21 +23,6 @@ def token(seat: int) -> str:
 async def test_a_departed_players_seat_is_played_by_the_bot_that_replaced_it():
     fx = engine_fixture()
     engine = fx.engine
-
-    async def get_view(request: game_pb2.GetViewRequest) -> game_pb2.GetViewResponse:
-        return await engine.view(request, internal=True)
-
-    async def seat_events(
-        request: internal_pb2.SeatEventsRequest,
-    ) -> internal_pb2.SeatEventsResponse:
-        state = await engine.load(request.match_id)
-        assert state.seat(request.seat).is_bot, "the bot service read a person's seat"
-        events = await engine.events_after(request.match_id, request.seat, request.after_version)
-        return internal_pb2.SeatEventsResponse(events=events)
-
-    async def submit(request: game_pb2.SubmitActionRequest) -> game_pb2.SubmitActionResponse:
-        return await engine.submit(request, internal=True)
-
     seats = [
         internal_pb2.MatchSeat(
             seat=seat,
@@ -54,7 +38,7 @@ async def test_a_departed_players_seat_is_played_by_the_bot_that_replaced_it():
             match_id="m1", table_id="t1", game="fan-tan", options={"hands": "1"}, seats=seats
         )
     )
-    player = BotPlayer(BotPorts(engine.get_match, get_view, seat_events, submit, Budget(4)))
+    player = BotPlayer(bot_ports(fx, samples=4))
     delivered = 0
     left = False
     for _ in range(10_000):

@@ -36,12 +36,14 @@ from dataclasses import dataclass
 from tavola.games.fantan.bots.model import (
     BEYOND,
     DISTANCE,
+    END_CARDS,
     NEXT,
-    SEVEN,
     SEVENS,
     Seen,
     bits,
+    directions,
     ends_mask,
+    run_behind,
 )
 
 
@@ -100,8 +102,8 @@ def features(seen: Seen, playable: Sequence[int]) -> list[tuple[float, ...]]:
         out.append(
             (
                 (BEYOND[card] & seen.hand).bit_count(),
-                _run(seen.hand, card),
-                _own_ends(seen.hand, card),
+                run_behind(seen.hand, card),
+                (END_CARDS[card] & seen.hand).bit_count(),
                 1.0 if flag & SEVENS else 0.0,
                 DISTANCE[card],
                 len(opened),
@@ -134,30 +136,6 @@ def assess(seen: Seen, playable: Sequence[int], weights: Weights = WEIGHTS) -> l
             )
         )
     return out
-
-
-def _run(hand: int, card: int) -> int:
-    """Your cards directly behind ``card`` in its direction(s), without a gap."""
-    suit, pos = divmod(card, 13)
-    total = 0
-    for step in directions(pos):
-        p = pos + step
-        while 0 <= p <= 12 and hand >> (suit * 13 + p) & 1:
-            total += 1
-            p += step
-    return total
-
-
-def _own_ends(hand: int, card: int) -> int:
-    """How many of the ace and king at the ends of ``card``'s direction(s) you hold."""
-    suit, pos = divmod(card, 13)
-    ends = [suit * 13 + (0 if step < 0 else 12) for step in directions(pos)]
-    return sum(1 for end in ends if end != card and hand >> end & 1)
-
-
-def directions(pos: int) -> tuple[int, ...]:
-    """The steps (-1 down, +1 up) a card at rank position ``pos`` leads in."""
-    return (-1, 1) if pos == SEVEN else ((-1,) if pos < SEVEN else (1,))
 
 
 def _stuck(seen: Seen, ends: int) -> list[int]:

@@ -22,14 +22,16 @@ from collections.abc import Sequence
 
 from tavola.bots.interface import Rng
 from tavola.games.fantan.bots.deals import deal
-from tavola.games.fantan.bots.heuristics import FEATURES, WEIGHTS, directions
+from tavola.games.fantan.bots.heuristics import FEATURES, WEIGHTS
 from tavola.games.fantan.bots.model import (
     BEYOND,
     DISTANCE,
+    END_CARDS,
     NEXT,
     SEVENS,
     Seen,
     ends_mask,
+    run_behind,
     with_card,
 )
 
@@ -75,24 +77,6 @@ def choose_in_playout(hand: int, playable: int, rng: Playout) -> int:
     return best
 
 
-def _chains(card: int) -> tuple[tuple[int, ...], ...]:
-    """The cards behind ``card`` in each of its directions, nearest first (as bit flags)."""
-    suit, pos = divmod(card, 13)
-    return tuple(
-        tuple(1 << (suit * 13 + p) for p in range(pos + step, -1 if step < 0 else 13, step))
-        for step in directions(pos)
-    )
-
-
-def _end_cards(card: int) -> int:
-    """The ace and/or king at the far end of ``card``'s directions (not ``card`` itself)."""
-    suit, pos = divmod(card, 13)
-    ends = {0 if step < 0 else 12 for step in directions(pos)} - {pos}
-    return sum(1 << (suit * 13 + end) for end in ends)
-
-
-CHAINS = tuple(_chains(c) for c in range(52))
-END_CARDS = tuple(_end_cards(c) for c in range(52))
 _W = dict(zip(FEATURES, WEIGHTS, strict=True))
 _REACH, _RUN, _END, _DIST, _SEVEN = (
     _W[name] for name in ("reach", "run", "own_end", "distance", "seven")
@@ -110,15 +94,9 @@ def choose_as_hard(hand: int, playable: int, rng: Playout) -> int:
         low = mask & -mask
         mask ^= low
         card = low.bit_length() - 1
-        run = 0
-        for chain in CHAINS[card]:
-            for flag in chain:
-                if not hand & flag:
-                    break
-                run += 1
         score = (
             _REACH * (BEYOND[card] & hand).bit_count()
-            + _RUN * run
+            + _RUN * run_behind(hand, card)
             + _END * (END_CARDS[card] & hand).bit_count()
             + _DIST * DISTANCE[card]
             + (_SEVEN if low & SEVENS else 0.0)

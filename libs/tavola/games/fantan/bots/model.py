@@ -69,10 +69,42 @@ def _beyond(bit: int) -> int:
     return (((1 << 13) - 1) & ~((1 << (pos + 1)) - 1)) << base
 
 
+def directions(pos: int) -> tuple[int, ...]:
+    """The steps (-1 down, +1 up) a card at rank position ``pos`` leads in."""
+    return (-1, 1) if pos == SEVEN else ((-1,) if pos < SEVEN else (1,))
+
+
+def _chains(bit: int) -> tuple[tuple[int, ...], ...]:
+    suit, pos = divmod(bit, 13)
+    return tuple(
+        tuple(1 << (suit * 13 + p) for p in range(pos + step, -1 if step < 0 else 13, step))
+        for step in directions(pos)
+    )
+
+
+def _end_cards(bit: int) -> int:
+    suit, pos = divmod(bit, 13)
+    ends = {0 if step < 0 else 12 for step in directions(pos)} - {pos}
+    return sum(1 << (suit * 13 + end) for end in ends)
+
+
 NEXT = tuple(_next(b) for b in range(52))  # the cards a card uncovers when played
 BEYOND = tuple(_beyond(b) for b in range(52))  # every card further out in its direction
 SEVENS = sum(1 << (s * 13 + SEVEN) for s in range(4))
 DISTANCE = tuple(abs(b % 13 - SEVEN) for b in range(52))  # how far from the row's seven
+CHAINS = tuple(_chains(b) for b in range(52))  # per direction: the cards behind, nearest first
+END_CARDS = tuple(_end_cards(b) for b in range(52))  # the ace/king its directions end at
+
+
+def run_behind(hand: int, bit: int) -> int:
+    """The cards of ``hand`` directly behind card ``bit`` in its direction(s), with no gap."""
+    total = 0
+    for chain in CHAINS[bit]:
+        for flag in chain:
+            if not hand & flag:
+                break
+            total += 1
+    return total
 
 
 def ends_mask(rows: Rows) -> int:
