@@ -3,8 +3,10 @@
 Concurrency: the primary key ``(stream_id, version)`` makes a second writer of version N
 fail; a unique violation is translated, after its transaction rolled back, into
 ``ConcurrencyConflict``, ``DuplicateCommand`` or ``DuplicateEventId`` by looking at what is
-committed now. Global order: ``read_all`` returns only rows whose writing transaction is
-older than every transaction still running, ordered by ``(tx, position)``.
+committed now. A version conflict on a command whose id is by then recorded is answered as
+``DuplicateCommand`` too: a retry racing its own first attempt gets the first answer.
+Global order: ``read_all`` returns only rows whose writing transaction is older than every
+transaction still running, ordered by ``(tx, position)``.
 """
 
 from __future__ import annotations
@@ -120,6 +122,13 @@ class PostgresEventStore(EventStore):
             raise await self._explain(
                 conn, error, stream_id, expected_version, command_id, events
             ) from error
+        except ConcurrencyConflict as conflict:
+            # Read committed: the command lookup and the head read see different snapshots,
+            # so a concurrent retry of this very command may commit in between. Its record
+            # is the answer, not a conflict.
+            if command_id is not None and (record := await _find_command(conn, command_id)):
+                raise DuplicateCommand(record) from conflict
+            raise
 
     async def _write(
         self,

@@ -7,6 +7,7 @@ import asyncio
 import asyncpg
 import pytest
 
+from tavola.eventlog import postgres
 from tavola.eventlog.contract import EventStoreContract, SteppingClock, a_stream, events
 from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
 from tavola.eventlog.model import EventStore
@@ -41,8 +42,9 @@ async def test_of_ten_concurrent_writers_of_one_version_exactly_one_wins(
     assert await store.stream_version(stream) == 3
 
 
+@pytest.mark.parametrize("round_", range(10))
 async def test_a_command_retried_concurrently_is_appended_once(
-    store: PostgresEventStore,
+    store: PostgresEventStore, round_: int
 ) -> None:
     stream = a_stream()
     outcomes = await asyncio.gather(
@@ -53,8 +55,33 @@ async def test_a_command_retried_concurrently_is_appended_once(
         return_exceptions=True,
     )
     duplicates = [o for o in outcomes if isinstance(o, DuplicateCommand)]
-    assert len(duplicates) == 5
+    assert len(duplicates) == 5, outcomes
     assert all(d.record.result == b"r" and list(d.record.versions) == [1] for d in duplicates)
+    assert await store.stream_version(stream) == 1
+
+
+async def test_a_retry_whose_first_attempt_commits_between_its_reads_gets_the_first_answer(
+    store: PostgresEventStore, pool: asyncpg.Pool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The interleaving CI once hit: the retry looks the command up (not there yet), the
+    first attempt commits, the retry reads the head (moved on). The answer is the record."""
+    stream = a_stream()
+    first_attempt = PostgresEventStore(pool, SteppingClock())
+    lookups: list[str] = []
+    real_find = postgres._find_command
+
+    async def find_then_let_the_first_attempt_commit(conn: object, command_id: str) -> object:
+        found = await real_find(conn, command_id)
+        if not lookups:
+            lookups.append(command_id)
+            await first_attempt.append(stream, 0, events(1), command_id="c", command_result=b"r")
+        return found
+
+    monkeypatch.setattr(postgres, "_find_command", find_then_let_the_first_attempt_commit)
+    with pytest.raises(DuplicateCommand) as raised:
+        await store.append(stream, 0, events(1), command_id="c", command_result=b"other")
+    assert raised.value.record.result == b"r"
+    assert list(raised.value.record.versions) == [1]
     assert await store.stream_version(stream) == 1
 
 
