@@ -88,6 +88,7 @@ class EngineFixture:
         match_id: str = "m1",
         bots: tuple[int, ...] = (),
         client_seeds: dict[int, bytes] | None = None,
+        think_ms: int = 0,
     ) -> str:
         seats = [
             internal_pb2.MatchSeat(
@@ -97,6 +98,7 @@ class EngineFixture:
                 bot_level="easy" if i in bots else "",
                 token_sha256=hashlib.sha256(token(i).encode()).hexdigest(),
                 client_seed=(client_seeds or {}).get(i, b""),
+                bot_think_ms=think_ms if i in bots else 0,
             )
             for i in range(players)
         ]

@@ -70,8 +70,29 @@ class MatchState:
         return any(d.seat == seat for d in self.left)
 
     def timed_by_engine(self, seat: int) -> bool:
-        """Timers apply to people and third-party bots, not to the platform's own bots."""
+        """Turn timers apply to people and third-party bots, not to the platform's own bots."""
         return not self.seat(seat).bot_level
+
+    def timer_seconds(self, seat: int) -> int | None:
+        """Seconds the seat on turn has before the engine acts for it, or ``None``.
+
+        People and third-party bots: the game's turn timer. The platform's own bots: a
+        watchdog (``bot_watchdog_seconds``) at tables where someone else plays, so a
+        stalled bot service never keeps a person waiting; tables of bots only wait."""
+        if self.timed_by_engine(seat):
+            return self.game.turn_timer(self.game_state, seat)
+        if any(self.timed_by_engine(s) for s in range(self.players)):
+            return bot_watchdog_seconds(self.seat(seat).bot_think_ms)
+        return None
+
+
+BOT_WATCHDOG_GRACE_S = 30
+"""What a platform bot may take beyond its thinking time before the engine moves for it."""
+
+
+def bot_watchdog_seconds(think_ms: int) -> int:
+    """The watchdog for a bot seat thinking ``think_ms`` a decision (0: the default, 1 s)."""
+    return BOT_WATCHDOG_GRACE_S + -(-max(think_ms, 1000) // 1000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,15 +224,16 @@ def _pause(state: MatchState, request: ChanceRequest, now_ms: int | None) -> Bat
 
 def deadlines_due(state: MatchState, now_ms: int, acted: int | None = None) -> Batch | None:
     """Deadlines to record after a change: each timed seat to act that has none running
-    (the seat that just acted, ``acted``, always gets a fresh one)."""
+    (the seat that just acted, ``acted``, always gets a fresh one). Bot seats' watchdogs
+    included (``MatchState.timer_seconds``)."""
     if state.ended is not None:
         return None
     running = {d.seat for d in state.deadlines if d.seat != acted}
     events: list[Event] = []
     for seat in sorted(state.to_act()):
-        if seat in running or not state.timed_by_engine(seat):
+        if seat in running:
             continue
-        seconds = state.game.turn_timer(state.game_state, seat)
+        seconds = state.timer_seconds(seat)
         if seconds:
             events.append(DeadlineSet(seat, now_ms + seconds * 1000, seconds))
     return Batch("system", tuple(events)) if events else None

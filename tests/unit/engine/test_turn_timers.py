@@ -70,7 +70,7 @@ async def test_a_match_with_automatic_moves_still_verifies_offline():
 
     fx = engine_fixture()
     await fx.create(game="spades", players=4, bots=(1, 2, 3))
-    for _ in range(400):
+    for _ in range(4000):  # the bots' watchdogs fire too (no bot service here)
         spectator = await fx.view("m1", -1)
         if spectator.finished:
             break
@@ -114,3 +114,57 @@ async def test_a_doppelkopf_table_with_people_pauses_twenty_seconds_between_game
     assert await fx.engine.fire_due() == 1
     after = await fx.engine.events_after("m1", -1, 0)
     assert len(after) > before and any(e.type.endswith("HandDealt") for e in after[before:])
+
+
+# ----- the watchdog on the platform's own bots ------------------------------------------------
+async def first_bot_turn(fx, bots):
+    """Play the people's first legal actions until a bot seat is on turn; its seat."""
+    for _ in range(60):
+        (seat, *_) = (await fx.view("m1", -1)).to_act
+        if seat in bots:
+            return seat
+        await fx.act("m1", seat, (await fx.view("m1", seat)).legal_actions[0].code)
+    raise AssertionError("no bot seat came on turn")
+
+
+async def test_with_a_person_at_the_table_a_bot_on_turn_gets_its_thinking_time_plus_grace():
+    from tavola.match.aggregate import BOT_WATCHDOG_GRACE_S
+
+    fx = engine_fixture()
+    await fx.create(game="fan-tan", players=4, bots=(1, 2, 3), think_ms=4_500)
+    seat = await first_bot_turn(fx, (1, 2, 3))
+    (deadline,) = (await fx.view("m1", -1)).deadlines
+    assert deadline.seat == seat
+    assert deadline.seconds == BOT_WATCHDOG_GRACE_S + 5  # 4.5 s of thinking, rounded up
+
+
+async def test_a_stalled_bot_does_not_keep_the_person_waiting():
+    from tavola.match.aggregate import bot_watchdog_seconds
+
+    fx = engine_fixture()
+    await fx.create(game="fan-tan", players=4, bots=(1, 2, 3))
+    seat = await first_bot_turn(fx, (1, 2, 3))
+    before = (await fx.view("m1", -1)).version
+    fx.now.ms += bot_watchdog_seconds(0) * 1000 - 1
+    assert await fx.engine.fire_due() == 0  # the bot still has time
+    fx.now.ms += 1
+    assert await fx.engine.fire_due() == 1
+    new = await fx.engine.events_after("m1", -1, before)
+    (timeout, *_) = [e for e in new if e.cause.kind == events_pb2.CAUSE_KIND_TIMEOUT]
+    assert timeout.cause.seat == seat and timeout.cause.automatic_reason.code
+
+
+async def test_a_bot_that_answers_in_time_cancels_its_watchdog():
+    fx = engine_fixture()
+    await fx.create(game="fan-tan", players=4, bots=(1, 2, 3))
+    seat = await first_bot_turn(fx, (1, 2, 3))
+    await fx.act("m1", seat, (await fx.view("m1", seat)).legal_actions[0].code)
+    assert all(d.seat != seat for d in (await fx.view("m1", -1)).deadlines)
+
+
+async def test_a_person_at_an_untimed_game_gets_no_deadline_only_the_bots_do():
+    fx = engine_fixture()
+    await fx.create(game="fan-tan", players=4, bots=(1, 2, 3))
+    view = await fx.view("m1", -1)
+    if 0 in view.to_act:
+        assert list(view.deadlines) == []
