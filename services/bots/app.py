@@ -18,7 +18,6 @@ import structlog
 
 from services.bots import metrics
 from tavola import bots
-from tavola.bots import POLICY_VERSION
 from tavola.bots.interface import Budget, Knowledge
 from tavola.bots.registry import budget_for
 from tavola.protocol import events as codec
@@ -136,7 +135,7 @@ class BotPlayer:
                 return
             decision = events_pb2.BotDecision(
                 level=level,
-                policy_version=POLICY_VERSION,
+                policy_version=bots.policy_version(info.game),
                 rng_seed=seed,
                 samples=budget.samples,
             )

@@ -5,7 +5,8 @@ was shown (hidden ones are absent), its legal actions — plus its own seeded RN
 budget. It never receives a game state, so it has no path to another seat's cards.
 
 Each game provides its policies in ``tavola.games.<game>.bots`` as ``POLICIES``; a game
-without its own falls back to uniform random choice for every level.
+without its own falls back to uniform random choice for every level. Each game versions its
+own bots (``POLICY_VERSION`` there, ``policy_version(game)`` here).
 """
 
 from __future__ import annotations
@@ -13,23 +14,18 @@ from __future__ import annotations
 import hashlib
 
 from tavola.bots.interface import LEVELS, Budget, Knowledge, Policy, RandomPolicy
-from tavola.bots.registry import policy_for
+from tavola.bots.registry import policy_for, policy_version
 
 __all__ = [
     "LEVELS",
-    "POLICY_VERSION",
     "Budget",
     "Knowledge",
     "Policy",
     "RandomPolicy",
     "decision_seed",
     "policy_for",
+    "policy_version",
 ]
-
-POLICY_VERSION = 2
-"""The bots' behaviour version, recorded with each decision (``BotDecision.policy_version``).
-Bump it whenever any policy would decide differently from the same knowledge, seed and
-budget: the audit (``tavola.bots.audit``) re-derives only decisions of the current version."""
 
 
 def decision_seed(match_id: str, seat: int, version: int, level: str) -> int:

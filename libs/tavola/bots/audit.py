@@ -14,8 +14,9 @@ receives:
 - ``random.Random(rng_seed)`` and ``Budget(samples)``.
 
 It then compares the policy's choice with the recorded action, and the recorded seed with
-``decision_seed(match, seat, version, level)``. Decisions recorded under another
-``POLICY_VERSION`` are skipped (the code that made them is gone), and counted.
+``decision_seed(match, seat, version, level)``. Decisions recorded under another version of
+the game's bots (``policy_version(game)``) are skipped (the code that made them is gone),
+and counted.
 
 Pure: no I/O and no clock. The events are taken as recorded; ``tavola.match.verify``
 checks separately that the rules and the seed give them.
@@ -28,9 +29,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tavola.bots import POLICY_VERSION, decision_seed
+from tavola.bots import decision_seed
 from tavola.bots.interface import Budget, Knowledge
-from tavola.bots.registry import policy_for
+from tavola.bots.registry import policy_for, policy_version
 from tavola.eventlog.model import StoredEvent
 from tavola.match import aggregate
 from tavola.match.aggregate import MatchState
@@ -77,6 +78,7 @@ class AuditReport:
     equal: int = 0
     mismatches: tuple[Mismatch, ...] = ()
     skipped: tuple[Skipped, ...] = ()
+    policy_version: int = 0  # the game's bots' version now (0: no bot decision seen)
 
     @property
     def differ(self) -> int:
@@ -91,7 +93,7 @@ class AuditReport:
             versions = sorted({s.policy_version for s in self.skipped})
             text += (
                 f"; {len(self.skipped)} skipped (policy version "
-                f"{', '.join(map(str, versions))}, this is {POLICY_VERSION})"
+                f"{', '.join(map(str, versions))}, this is {self.policy_version})"
             )
         return text
 
@@ -129,10 +131,12 @@ class _Tally:
     equal: int = 0
     mismatches: list[Mismatch] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    policy_version: int = 0
 
     def add(self, state: MatchState, cause: events_pb2.Cause, shown: Sequence[Event]) -> None:
         decision = cause.bot_decision
-        if decision.policy_version != POLICY_VERSION:
+        self.policy_version = policy_version(state.created.game)
+        if decision.policy_version != self.policy_version:
             self.skipped.append(Skipped(state.version, cause.seat, decision.policy_version))
             return
         found = _check(state, cause, shown)
@@ -141,7 +145,13 @@ class _Tally:
         self.mismatches += found
 
     def report(self) -> AuditReport:
-        return AuditReport(self.checked, self.equal, tuple(self.mismatches), tuple(self.skipped))
+        return AuditReport(
+            self.checked,
+            self.equal,
+            tuple(self.mismatches),
+            tuple(self.skipped),
+            self.policy_version,
+        )
 
 
 def _by_bot_service(cause: events_pb2.Cause) -> bool:

@@ -6,6 +6,7 @@ import importlib
 import random
 from collections.abc import Mapping, Sequence
 from functools import cache
+from types import ModuleType
 from typing import Any
 
 from tavola.bots.interface import LEVELS, Budget, Knowledge, Policy, RandomPolicy
@@ -15,15 +16,20 @@ from tavola.rules.interface import Game
 
 
 @cache
-def _policies(game: str) -> Mapping[str, Policy]:
+def _bots_module(game: str) -> ModuleType | None:
+    """``tavola.games.<pkg>.bots`` of a registered game, or None if it has none."""
     module = registry._GAMES[game].split(":")[0]
     try:
-        bots = importlib.import_module(f"{module}.bots")
+        return importlib.import_module(f"{module}.bots")
     except ModuleNotFoundError as error:
         if error.name != f"{module}.bots":
             raise
-        return {}
-    policies: Mapping[str, Policy] = bots.POLICIES
+        return None
+
+
+def _policies(game: str) -> Mapping[str, Policy]:
+    bots = _bots_module(game)
+    policies: Mapping[str, Policy] = bots.POLICIES if bots is not None else {}
     return policies
 
 
@@ -38,12 +44,7 @@ def hint_for(
 ) -> tuple[Any, Reason]:
     """The hint for a person: the game's own ``hint`` if it has one, else the hard level's
     choice with a generic reason."""
-    module = registry._GAMES[game.info.name].split(":")[0]
-    try:
-        bots = importlib.import_module(f"{module}.bots")
-        own = getattr(bots, "hint", None)
-    except ModuleNotFoundError:
-        own = None
+    own = getattr(_bots_module(game.info.name), "hint", None)
     if own is not None:
         result: tuple[Any, Reason] = own(game, knowledge, legal)
         return result
@@ -66,9 +67,18 @@ def budget_for(game: str, think_ms: int = 0) -> Budget:
 def default_budget(game: str) -> Budget:
     """The master's default budget for a game: its bots module's ``MASTER_SAMPLES``
     (calibrated to about 1 s per decision on one core), else the interface default."""
-    module = registry._GAMES[game].split(":")[0]
-    try:
-        bots = importlib.import_module(f"{module}.bots")
-    except ModuleNotFoundError:
-        return Budget()
-    return Budget(samples=int(getattr(bots, "MASTER_SAMPLES", Budget().samples)))
+    return Budget(samples=int(getattr(_bots_module(game), "MASTER_SAMPLES", Budget().samples)))
+
+
+FIRST_POLICY_VERSION = 1
+
+
+def policy_version(game: str) -> int:
+    """The version of a game's bots, recorded with each decision
+    (``BotDecision.policy_version``): its bots module's ``POLICY_VERSION``, else 1.
+
+    A game bumps its own whenever any of its levels would decide differently from the same
+    knowledge, seed and budget; the audit (``tavola.bots.audit``) re-derives the decisions
+    of the current version and counts the others as skipped, so changing one game's bots
+    leaves every other game's recorded decisions auditable."""
+    return int(getattr(_bots_module(game), "POLICY_VERSION", FIRST_POLICY_VERSION))

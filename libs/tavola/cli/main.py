@@ -42,6 +42,11 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("match_id", nargs="?", default="")
     verify.add_argument("--database-url", default=None)
     verify.add_argument("--file", default=None, help="an exported record (tavola export)")
+    verify.add_argument(
+        "--no-bots",
+        action="store_true",
+        help="skip re-deriving the bots' decisions (a master decision costs what it did)",
+    )
     export = sub.add_parser("export", help="a finished match as a self-contained record")
     export.add_argument("match_id")
     export.add_argument("-o", "--output", default="-")
@@ -70,9 +75,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "verify":
         from tavola.cli.replay import verify, verify_file
 
+        bots = not args.no_bots
         if args.file:
-            return verify_file(args.file)
-        return verify(args.match_id, args.database_url)
+            return verify_file(args.file, bots=bots)
+        return verify(args.match_id, args.database_url, bots=bots)
     if args.command == "export":
         from tavola.cli.replay import export
 

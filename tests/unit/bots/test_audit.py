@@ -16,12 +16,13 @@ import pytest
 from services.bots import app as bot_service
 from services.bots.app import BotPlayer
 from support.engine import bot_ports, engine_fixture
-from tavola.bots import POLICY_VERSION
 from tavola.bots import audit as audit_module
+from tavola.bots import policy_version
 from tavola.bots.audit import audit
 from tavola.bots.interface import Knowledge
 from tavola.bots.registry import policy_for
 from tavola.eventlog.model import StoredEvent
+from tavola.games.fantan import bots as fantan_bots
 from tavola.protocol import events as codec
 from tavola.protocol.envelopes import FULL, to_envelope
 from tavola.rules import registry
@@ -171,7 +172,25 @@ def test_an_altered_seed_is_a_mismatch(fantan):
 
 def test_a_decision_of_another_policy_version_is_skipped_and_counted(fantan):
     batch = bot_batches(fantan)[3]
-    report = audit(altered(fantan, batch, bot_policy_version=POLICY_VERSION + 1))
+    report = audit(altered(fantan, batch, bot_policy_version=policy_version("fan-tan") + 1))
     assert len(report.skipped) == 1 and report.differ == 0
     assert report.checked == len(bot_batches(fantan)) - 1
     assert "1 skipped" in report.line()
+    assert f"this is {policy_version('fan-tan')}" in report.line()
+
+
+def test_a_new_version_of_one_games_bots_leaves_the_others_decisions_auditable(fantan, monkeypatch):
+    spades = asyncio.run(bot_match("spades", SHORT["spades"]))
+    monkeypatch.setattr(fantan_bots, "POLICY_VERSION", fantan_bots.POLICY_VERSION + 1)
+    assert audit(spades).skipped == () and audit(spades).differ == 0
+    assert len(audit(fantan).skipped) == len(bot_batches(fantan)) and audit(fantan).checked == 0
+
+
+def test_verify_re_derives_the_bots_unless_told_not_to(fantan, capsys):
+    from tavola.cli.replay import check
+
+    assert check(fantan) == 0
+    assert f"{len(bot_batches(fantan))} bot decisions re-derived" in capsys.readouterr().out
+    assert check(fantan, bots=False) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("OK: ") and "not re-derived (--no-bots)" in out

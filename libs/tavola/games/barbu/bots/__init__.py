@@ -118,3 +118,7 @@ POLICIES: dict[str, Policy] = {
 
 # About 1 s per decision on one core (see docs/games/barbu-bots.md).
 MASTER_SAMPLES = 200
+
+POLICY_VERSION = 2
+"""This game's bots' version (``tavola.bots.registry.policy_version``): bump it whenever a
+level would decide differently from the same knowledge, seed and budget."""

@@ -28,7 +28,11 @@ POLICIES = {
 
 ARENA = {"players": 4, "options": {"mode": "partnership", "target": 1}, "deals": 400}
 
-__all__ = ["ARENA", "POLICIES", "MasterPolicy", "MediumPolicy", "hint"]
+__all__ = ["ARENA", "POLICIES", "POLICY_VERSION", "MasterPolicy", "MediumPolicy", "hint"]
 
 # About 1 s per decision on one core (see docs/games/dominoes-bots.md).
 MASTER_SAMPLES = 800
+
+POLICY_VERSION = 2
+"""This game's bots' version (``tavola.bots.registry.policy_version``): bump it whenever a
+level would decide differently from the same knowledge, seed and budget."""

@@ -28,7 +28,7 @@ from tavola.games.fantan.bots.model import bit_of, card_of, mask_of, read
 from tavola.rules.errors import Reason
 from tavola.rules.interface import Game
 
-__all__ = ["ARENA", "POLICIES", "hint"]
+__all__ = ["ARENA", "POLICIES", "POLICY_VERSION", "hint"]
 
 ARENA: Mapping[str, Any] = {
     # The "longer game" table: every card left costs its value, so which cards are left
@@ -118,6 +118,10 @@ def _reason(chosen: Assessment, others: Sequence[Assessment]) -> Reason:
 
 # About 1 s per real choice on one core (see docs/games/fan-tan-bots.md).
 MASTER_SAMPLES = 3000
+
+POLICY_VERSION = 2
+"""This game's bots' version (``tavola.bots.registry.policy_version``): bump it whenever a
+level would decide differently from the same knowledge, seed and budget."""
 
 POLICIES: Mapping[str, Policy] = {
     "easy": RandomPolicy(),

@@ -100,3 +100,7 @@ POLICIES: Mapping[str, Policy] = {
 
 # About 1 s per decision on one core (see docs/games/spades-bots.md).
 MASTER_SAMPLES = 450
+
+POLICY_VERSION = 2
+"""This game's bots' version (``tavola.bots.registry.policy_version``): bump it whenever a
+level would decide differently from the same knowledge, seed and budget."""
