@@ -15,6 +15,9 @@ def _parser() -> argparse.ArgumentParser:
     up = sub.add_parser("up", help="start the whole platform on this machine")
     up.add_argument("--port", type=int, default=50051, help="gRPC port for clients")
     up.add_argument("--data", default=".tavola/run", help="data folder of local infra")
+    up.add_argument(
+        "--bots", type=int, default=1, help="bot service instances (they share the work)"
+    )
     for name, text in (
         ("demo", "a match with every seat a bot"),
         ("play", "play against bots in the terminal"),
@@ -59,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "up":
         from tavola.cli.up import up
 
-        return up(args.port, args.data)
+        return up(args.port, args.data, bot_instances=args.bots)
     if args.command == "demo":
         from tavola.cli.demo import demo
 

@@ -60,23 +60,32 @@ class Platform:
         env.update(self.extra_env)
         return env
 
-    def start(self, name: str) -> subprocess.Popen[bytes]:
+    def start(self, name: str, replica: int = 0) -> subprocess.Popen[bytes]:
+        """Start a service; ``replica`` > 0 starts one more instance of it (its key in
+        ``processes`` and ``metrics_ports`` is ``name-replica``): instances share the work
+        through NATS queue groups."""
         if name not in SERVICES:
             raise ValueError(f"no service {name!r}")
+        key = f"{name}-{replica}" if replica else name
         out: int | IO[bytes] = subprocess.DEVNULL
         if self.log_dir is not None:
             self.log_dir.mkdir(parents=True, exist_ok=True)
-            out = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 (owned by the child)
+            out = open(self.log_dir / f"{key}.log", "ab")  # noqa: SIM115 (owned by the child)
         env = self.env()
-        env["TAVOLA_METRICS_PORT"] = str(self.metrics_ports.setdefault(name, free_port()))
+        env["TAVOLA_METRICS_PORT"] = str(self.metrics_ports.setdefault(key, free_port()))
         process = subprocess.Popen(
             [sys.executable, "-m", f"services.{name}"],
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
         )
-        self.processes[name] = process
+        self.processes[key] = process
         return process
+
+    def restart(self, key: str) -> subprocess.Popen[bytes]:
+        """Start again the instance named ``key`` (a service, or ``name-replica``)."""
+        name, _, replica = key.partition("-")
+        return self.start(name, int(replica or 0))
 
     def start_all(self, timeout: float = 60.0) -> None:
         self.start("engine")
@@ -103,8 +112,10 @@ class Platform:
             process.wait()
 
     def stop_all(self) -> None:
-        for name in reversed(SERVICES):
-            self.stop(name)
+        """Stop every instance, the engine last."""
+        rank = {name: i for i, name in enumerate(SERVICES)}
+        for key in sorted(self.processes, key=lambda k: rank[k.split("-")[0]], reverse=True):
+            self.stop(key)
 
     def dead(self) -> list[str]:
         return [n for n, p in self.processes.items() if p.poll() is not None]

@@ -15,7 +15,7 @@ from tavola.infra.local import LocalInfra
 RESTART_DELAY = 1.0
 
 
-def up(port: int, data_dir: str) -> int:
+def up(port: int, data_dir: str, bot_instances: int = 1) -> int:
     stopping = False
 
     def on_signal(_signum: int, _frame: object) -> None:
@@ -37,6 +37,8 @@ def up(port: int, data_dir: str) -> int:
         )
         try:
             platform.start_all()
+            for replica in range(1, bot_instances):
+                platform.start("bots", replica)
             write_run_info(platform.address, database_url, infra.nats_url)
             print(f"tavola is up. Clients connect to {platform.address} (gRPC).", flush=True)
             print(f"  logs: {Path(data_dir) / 'logs'}   stop: Ctrl-C", flush=True)
@@ -46,7 +48,7 @@ def up(port: int, data_dir: str) -> int:
                 for name in platform.dead():
                     print(f"tavola: {name} exited; restarting it", flush=True)
                     time.sleep(RESTART_DELAY)
-                    platform.start(name)
+                    platform.restart(name)
         finally:
             print("tavola: stopping…", flush=True)
             platform.stop_all()
