@@ -70,14 +70,18 @@ class Lobby:
     ) -> lobby_pb2.CreateTableResponse:
         try:
             game = registry.get(request.game)
-            options = game.parse_options(dict(request.options))
-        except (UnknownGame, RulesError) as error:
+        except UnknownGame as error:
             raise errors.invalid(error.reason.code, **dict(error.reason.params)) from None
         info = game.info
         if not info.min_players <= request.players <= info.max_players:
             raise errors.invalid(
                 "table.bad_players", game=info.name, min=info.min_players, max=info.max_players
             )
+        try:
+            options = game.parse_options(dict(request.options), request.players)
+            game.initial_state(request.players, options)  # options that fit this many players
+        except RulesError as error:
+            raise errors.invalid(error.reason.code, **dict(error.reason.params)) from None
         table_id, match_id = str(self._ports.new_id()), str(self._ports.new_id())
         commitment = await self._ports.create_seed(match_id)
         created = TableCreated(

@@ -253,3 +253,26 @@ def test_a_player_who_leaves_is_replaced_by_a_bot_that_plays_the_match_to_its_en
     assert any(
         e.event.cause.seat == 0 and e.event.cause.HasField("bot_decision") for e in events
     ), "the bot that took seat 0 over never decided"
+
+
+def test_a_two_player_dominoes_table_without_a_mode_plays_one_against_one(client):
+    table = client.lobby.CreateTable(
+        lobby_pb2.CreateTableRequest(game="dominoes", players=2, options={"target": "10"})
+    ).table
+    assert table.options["mode"] == "block"
+    client.lobby.FillWithBots(lobby_pb2.FillWithBotsRequest(table_id=table.table_id))
+    match_id = client.lobby.StartMatch(
+        lobby_pb2.StartMatchRequest(table_id=table.table_id)
+    ).match_id
+    assert eventually(lambda: match_state(client, match_id).finished, timeout=120)
+
+
+def test_options_that_do_not_fit_the_number_of_players_are_refused_at_creation(client):
+    with pytest.raises(grpc.RpcError) as caught:
+        client.lobby.CreateTable(
+            lobby_pb2.CreateTableRequest(
+                game="dominoes", players=2, options={"mode": "partnership"}
+            )
+        )
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "partnership" in caught.value.details()

@@ -133,11 +133,15 @@ class Game(ABC, Generic[S, A]):
     info: ClassVar[GameInfo]
 
     # ----- options -------------------------------------------------------------------
-    def parse_options(self, raw: Mapping[str, str | OptionValue]) -> dict[str, OptionValue]:
+    def parse_options(
+        self, raw: Mapping[str, str | OptionValue], players: int | None = None
+    ) -> dict[str, OptionValue]:
         """Validate table options (strings from the wire or typed values); fill defaults.
 
         A ``preset`` key (when the game has presets) supplies defaults that explicit
-        options override. Raises :class:`IllegalAction` with reason ``options.*``.
+        options override. ``players``, when known (a table's size), lets a game choose
+        defaults that depend on it (``default_for_players``). Raises
+        :class:`IllegalAction` with reason ``options.*``.
         """
         specs = {spec.name: spec for spec in self.info.options}
         values: dict[str, OptionValue] = {spec.name: spec.default for spec in self.info.options}
@@ -152,7 +156,17 @@ class Game(ABC, Generic[S, A]):
             if spec is None:
                 raise IllegalAction(Reason.of("options.unknown", option=name))
             values[name] = _coerce_option(spec, given)
+        if players is not None:
+            chosen = set(raw) | set(self.info.presets.get(str(preset), {}) if preset else ())
+            for name, value in self.default_for_players(players).items():
+                if name not in chosen:
+                    values[name] = value
         return values
+
+    def default_for_players(self, players: int) -> Mapping[str, OptionValue]:
+        """Option defaults that depend on the number of players (none by default); applied
+        by ``parse_options`` to options the table did not choose."""
+        return {}
 
     def house_rules(self, options: Mapping[str, OptionValue]) -> tuple[str, ...]:
         """Names of options that differ from the official rules (flagged in history)."""

@@ -100,6 +100,10 @@ class Dominoes(Game[DominoesState, DominoesAction]):
     )
 
     # ----- lifecycle -------------------------------------------------------------------
+    def default_for_players(self, players: int) -> Mapping[str, OptionValue]:
+        """Two players play one against one (``block``) unless the table chose ``draw``."""
+        return {"mode": "block"} if players == 2 else {}
+
     def initial_state(self, players: int, options: Mapping[str, OptionValue]) -> DominoesState:
         """Without an explicit ``mode``, two players play ``block``; an explicit mode must
         match the player count (partnership: 4, block and draw: 2)."""

@@ -51,8 +51,12 @@ def start_bock(state: DokoState, bock: bool) -> DokoState:
 
 
 def game_ended(state: DokoState, advance: bool, bock: bool) -> DokoState:
-    """Book-keeping after a game was scored or abandoned: dealer, rounds, Bock."""
-    bock_left = state.bock_left - 1 if bock and state.bock_left > 0 else state.bock_left
+    """Book-keeping after a game was scored or abandoned: dealer, rounds, Bock.
+
+    A Bock round is a full round (everyone deals once): a game after which the same dealer
+    deals again (``advance`` false: a compulsory solo) does not use up one of its deals."""
+    counts = bock and advance and state.bock_left > 0
+    bock_left = state.bock_left - 1 if counts else state.bock_left
     state = replace(state, games=state.games + 1, bock_left=bock_left, phase="deal")
     if not advance:
         return state
