@@ -28,6 +28,7 @@ from tavola.rules.interface import Event
 from tavola.v1 import events_pb2, game_pb2, internal_pb2
 
 log = structlog.get_logger(__name__)
+TAKEN_BACK = "match.MovesTakenBack"
 
 
 @dataclass
@@ -48,7 +49,7 @@ class MatchInfo:
     players: int
     levels: dict[int, str]  # bot seats played by this service
     think_ms: dict[int, int] = field(default_factory=dict)  # per bot seat (0: default)
-    history: dict[int, list[Event]] = field(default_factory=dict)
+    history: dict[int, list[tuple[int, Event]]] = field(default_factory=dict)  # (version, event)
     seen: dict[int, int] = field(default_factory=dict)  # last version fetched per seat
 
 
@@ -102,18 +103,22 @@ class BotPlayer:
         prefix = f"{info.game}."
         for envelope in reply.events:
             info.seen[seat] = envelope.version
-            if not envelope.hidden and envelope.type.startswith(prefix):
-                history.append(
-                    codec.decode_payload(
-                        info.game, envelope.type, envelope.payload.SerializeToString()
-                    )
+            if envelope.type == TAKEN_BACK:  # what came after its version is no more
+                taken = codec.decode_payload(
+                    info.game, envelope.type, envelope.payload.SerializeToString()
                 )
+                history[:] = [(v, e) for v, e in history if v <= taken.to_version]
+            elif not envelope.hidden and envelope.type.startswith(prefix):
+                event = codec.decode_payload(
+                    info.game, envelope.type, envelope.payload.SerializeToString()
+                )
+                history.append((envelope.version, event))
         return Knowledge(
             seat=seat,
             players=info.players,
             options=tuple(sorted(info.options.items())),
             view=from_record(_view_class(info, seat), view.view),
-            history=tuple(history),
+            history=tuple(event for _, event in history),
         )
 
     async def _play(self, match_id: str, info: MatchInfo, seat: int, version: int) -> None:

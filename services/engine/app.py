@@ -26,6 +26,7 @@ from services.engine.mapping import (
     duplicate_response,
     request_fingerprint,
     stream_of,
+    take_back_fingerprint,
 )
 from services.engine.queries import QueryMixin
 from services.engine.timers import PAUSE, Due, TimerWheel
@@ -101,7 +102,7 @@ class Engine(QueryMixin):
     ) -> internal_pb2.CreateMatchResponse:
         try:
             game = registry.get(request.game)
-            options = game.parse_options(dict(request.options))
+            options = game.parse_options(dict(request.options), len(request.seats))
         except (UnknownGame, RulesError) as error:
             raise errors.from_rules_error(error) from None
         seed = await self._ports.seeds.seed(request.match_id)
@@ -300,6 +301,62 @@ class Engine(QueryMixin):
         replaced = after.seat(request.seat).bot_level if batch.events else ""
         log.info("seat.left", match_id=request.match_id, seat=request.seat, replaced_by=replaced)
         return game_pb2.LeaveMatchResponse(version=version, replaced_by=replaced)
+
+    async def take_back(self, request: game_pb2.TakeBackRequest) -> game_pb2.TakeBackResponse:
+        """The person at a practice table takes back their last move of this hand (and the
+        bots' moves since). Idempotent by command id."""
+        check_id("command_id", request.command_id)
+        locale = request.locale or "en"
+        fingerprint = take_back_fingerprint(request)
+        async with self._locks[request.match_id]:
+            previous = await self._ports.store.find_command(request.command_id)
+            if previous is not None:
+                return duplicate_response(
+                    previous.result, fingerprint, request.command_id, game_pb2.TakeBackResponse
+                )
+            state = await self.load(request.match_id)
+            self._authorize(state, request.seat, request.seat_token, internal=False)
+            stored = await self._ports.store.read_stream(stream_of(request.match_id))
+            last_move = aggregate.last_move_of(codec.decode_recorded(stored), request.seat)
+            try:
+                batch = aggregate.decide_take_back(state, request.seat, last_move)
+            except RulesError as error:
+                raise errors.from_rules_error(error, locale) from None
+            batches = self._with_deadlines(state, [batch])
+            count = sum(len(b.events) for b in batches)
+            response = game_pb2.TakeBackResponse(
+                version=state.version + count, restored_version=last_move or 0
+            )
+            try:
+                await self._append(
+                    state,
+                    request.match_id,
+                    state.created.game,
+                    batches,
+                    request.command_id,
+                    fingerprint + response.SerializeToString(),
+                )
+            except DuplicateCommand as duplicate:
+                return duplicate_response(
+                    duplicate.record.result,
+                    fingerprint,
+                    request.command_id,
+                    game_pb2.TakeBackResponse,
+                )
+            except ConcurrencyConflict:
+                self.forget(request.match_id)
+                raise errors.aborted(
+                    "command.stale", locale, expected=state.version, actual=-1
+                ) from None
+        log.info(
+            "moves.taken_back",
+            match_id=request.match_id,
+            seat=request.seat,
+            restored_version=last_move,
+            version=response.version,
+        )
+        metrics.TAKE_BACKS.labels(game=state.created.game).inc()
+        return response
 
     # ----- timers ------------------------------------------------------------------------
     async def fire(self, due: Due) -> bool:

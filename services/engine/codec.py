@@ -37,7 +37,7 @@ def batches_to_new_events(
                 kind=codec.CAUSE_KINDS[batch.kind],
                 seat=batch.seat,
                 action=batch.action,
-                command_id=command_id if batch.kind == "action" else "",
+                command_id=command_id if batch.kind in ("action", "take_back") else "",
                 chance_purpose=batch.chance_purpose,
                 reason=batch.reason,
                 by_bot=by_bot and batch.kind == "action",

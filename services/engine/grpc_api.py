@@ -93,6 +93,11 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
     ) -> game_pb2.LeaveMatchResponse:
         return await _guard(context, "LeaveMatch", request, lambda: self._engine.leave(request))
 
+    async def TakeBack(
+        self, request: game_pb2.TakeBackRequest, context: grpc.aio.ServicerContext
+    ) -> game_pb2.TakeBackResponse:
+        return await _guard(context, "TakeBack", request, lambda: self._engine.take_back(request))
+
     async def ExportMatch(
         self, request: game_pb2.ExportMatchRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.ExportMatchResponse:

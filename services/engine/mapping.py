@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, TypeVar
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
@@ -75,12 +75,25 @@ def request_fingerprint(request: game_pb2.SubmitActionRequest) -> bytes:
     return hashlib.sha256(text.encode()).digest()
 
 
+def take_back_fingerprint(request: game_pb2.TakeBackRequest) -> bytes:
+    text = f"take_back|{request.match_id}|{request.seat}"
+    return hashlib.sha256(text.encode()).digest()
+
+
+Answer = TypeVar("Answer", game_pb2.SubmitActionResponse, game_pb2.TakeBackResponse)
+
+
 def duplicate_response(
-    result: bytes, fingerprint: bytes, command_id: str
-) -> game_pb2.SubmitActionResponse:
+    result: bytes,
+    fingerprint: bytes,
+    command_id: str,
+    answer: type[Answer] = game_pb2.SubmitActionResponse,  # type: ignore[assignment]
+) -> Answer:
+    """The recorded answer of a command applied before, marked ``duplicate``; ALREADY_EXISTS
+    if the id was used for another command (its fingerprint differs)."""
     if result[:FINGERPRINT] != fingerprint:
         raise errors.exists("command.reused", command_id=command_id)
-    original = game_pb2.SubmitActionResponse.FromString(result[FINGERPRINT:])
+    original = answer.FromString(result[FINGERPRINT:])
     original.duplicate = True
     return original
 

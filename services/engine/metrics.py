@@ -15,5 +15,8 @@ MATCHES_FINISHED = Counter("tavola_engine_matches_finished_total", "Matches fini
 TIMER_EXPIRIES = Counter(
     "tavola_engine_timer_expiries_total", "Automatic moves on timeout", ["game"]
 )
+TAKE_BACKS = Counter(
+    "tavola_engine_take_backs_total", "Moves taken back at practice tables", ["game"]
+)
 CACHED_MATCHES = Gauge("tavola_engine_cached_matches", "Matches held in the engine's cache")
 STREAMS_OPEN = Gauge("tavola_engine_event_streams_open", "Client event streams open")

@@ -108,6 +108,19 @@ def test_a_person_plays_a_whole_match_in_the_terminal(up):
     assert "[" in played.stdout  # playable cards were marked
 
 
+def test_a_person_takes_moves_back_in_the_terminal_and_the_match_still_verifies(up):
+    address, env = up
+    answers = "1\n" + "1\nu\n" * 3 + "1\n" * 400  # play, then take back now and then
+    played = run(["play", "fan-tan", "--address", address], env, stdin=answers)
+    assert played.returncode == 0, played.stderr
+    assert "taken back: the table is as it was at version" in played.stdout
+    assert "MovesTakenBack(" in played.stdout
+    match_id = played.stdout.strip().splitlines()[-1]
+    verify = run(["verify", match_id], env)
+    assert verify.returncode == 0 and verify.stdout.startswith("OK"), verify.stdout
+    assert " 0 differ" in verify.stdout
+
+
 def test_every_game_has_a_demo(up):
     address, env = up
     for game, extra in (

@@ -35,7 +35,7 @@ from tavola.bots.registry import policy_for, policy_version
 from tavola.eventlog.model import StoredEvent
 from tavola.match import aggregate
 from tavola.match.aggregate import MatchState
-from tavola.match.events import MatchCreated
+from tavola.match.events import MatchCreated, MovesTakenBack
 from tavola.protocol import events as codec
 from tavola.protocol.records import from_record, to_record
 from tavola.rules.interface import Event
@@ -100,6 +100,7 @@ class AuditReport:
 
 @dataclass(frozen=True, slots=True)
 class _Logged:
+    version: int
     type: str
     event: Event
     cause: events_pb2.Cause
@@ -109,19 +110,24 @@ def audit(stored: Sequence[StoredEvent]) -> AuditReport:
     """Re-derive every bot decision recorded in a match's stored events (in order)."""
     tally = _Tally()
     state: MatchState | None = None
-    seen: list[list[Event]] = []  # per seat: the rules events it was shown, in order
+    # per seat: the rules events it was shown, in order, with their versions (what was
+    # taken back is dropped, as the bot service drops it)
+    seen: list[list[tuple[int, Event]]] = []
     previous: tuple[object, ...] | None = None
     for item in _decode(stored):
         key = _batch_key(item.cause)
         first_of_batch = key != previous
         if state is not None and first_of_batch and _by_bot_service(item.cause):
             seat = item.cause.seat
-            tally.add(state, item.cause, seen[seat] if 0 <= seat < len(seen) else ())
+            shown = [event for _, event in seen[seat]] if 0 <= seat < len(seen) else []
+            tally.add(state, item.cause, shown)
         previous = key
         state = aggregate.evolve(state, item.event)
         seen = seen or [[] for _ in range(state.players)]
-        if item.type.startswith(f"{state.created.game}."):
-            _share(item.event, seen)
+        if isinstance(item.event, MovesTakenBack):
+            seen = [aggregate.effective([*shown, (item.version, item.event)]) for shown in seen]
+        elif item.type.startswith(f"{state.created.game}."):
+            _share(item.version, item.event, seen)
     return tally.report()
 
 
@@ -212,11 +218,11 @@ def _legal(state: MatchState, seat: int) -> Sequence[Any]:
     return state.game.legal_actions(state.game_state, seat)
 
 
-def _share(event: Event, seen: list[list[Event]]) -> None:
+def _share(version: int, event: Event, seen: list[list[tuple[int, Event]]]) -> None:
     audience = event.audience()
     for seat, shown in enumerate(seen):
         if audience is None or seat in audience:
-            shown.append(event)
+            shown.append((version, event))
 
 
 def _batch_key(cause: events_pb2.Cause) -> tuple[object, ...]:
@@ -232,6 +238,7 @@ def _decode(stored: Sequence[StoredEvent]) -> list[_Logged]:
         raise ValueError("the stream does not begin with MatchCreated")
     return [
         _Logged(
+            version=item.version,
             type=item.type,
             event=codec.decode_payload(created.game, item.type, item.payload),
             cause=codec.decode_metadata(item.metadata).cause,

@@ -1,9 +1,10 @@
 """``tavola play GAME``: a person plays in the terminal against bots, over the public API.
 
 Shows the hand with the playable items marked, the reason for any other one, the table
-and the scores; accepts a number, an action code, ``?CODE`` (why not?), ``h`` (hint) or
-``q`` (quit). Works for every game: everything comes from the view, the legal actions
-and the reasons the engine sends.
+and the scores; accepts a number, an action code, ``?CODE`` (why not?), ``h`` (hint),
+``u`` (take your last move back; every other seat is a bot) or ``q`` (quit). Works for
+every game: everything comes from the view, the legal actions and the reasons the engine
+sends.
 """
 
 from __future__ import annotations
@@ -112,7 +113,9 @@ def _turn(client: Client, match_id: str, token: str, locale: str) -> bool:
             return True
         _show(view)
         options = "  ".join(f"{i + 1}:{a.label}" for i, a in enumerate(view.legal_actions))
-        answer = input(f"your move ({options}; ?CODE why, h hint, Enter wait, q quit): ").strip()
+        answer = input(
+            f"your move ({options}; ?CODE why, h hint, u take back, Enter wait, q quit): "
+        ).strip()
         if answer == "q":
             return False
         if not answer:
@@ -122,6 +125,21 @@ def _turn(client: Client, match_id: str, token: str, locale: str) -> bool:
                 game_pb2.GetHintRequest(match_id=match_id, seat=ME, seat_token=token, locale=locale)
             )
             print(f"  hint: {hint.action.label} — {hint.reason.text}")
+            continue
+        if answer == "u":  # at a practice table: your last move and the bots' since
+            try:
+                back = client.game.TakeBack(
+                    game_pb2.TakeBackRequest(
+                        match_id=match_id,
+                        seat=ME,
+                        seat_token=token,
+                        command_id=str(uuid.uuid4()),
+                        locale=locale,
+                    )
+                )
+                print(f"  taken back: the table is as it was at version {back.restored_version}")
+            except grpc.RpcError as error:
+                print(f"  {error.details()}")
             continue
         if answer.startswith("?"):
             why = client.game.ExplainAction(

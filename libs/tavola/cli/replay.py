@@ -18,15 +18,14 @@ from tavola.eventlog.chain import verify_chain
 from tavola.eventlog.model import StoredEvent
 from tavola.eventlog.postgres import PostgresEventStore
 from tavola.match import aggregate
-from tavola.match.events import MatchCreated
-from tavola.match.verify import Discrepancy, Recorded
+from tavola.match.verify import Discrepancy
 from tavola.match.verify import verify as verify_records
 from tavola.protocol import events as codec
 from tavola.protocol import records_export
 from tavola.protocol.envelopes import FULL, SPECTATOR, to_envelope
 from tavola.v1 import events_pb2, game_pb2
 
-KINDS = {v: k for k, v in codec.CAUSE_KINDS.items()}
+decode = codec.decode_recorded  # stored events -> Recorded (event and cause), in order
 
 
 async def load(match_id: str, database_url: str) -> list[StoredEvent]:
@@ -45,27 +44,6 @@ def _database(url: str | None) -> str:
         print("tavola: no database (set TAVOLA_DATABASE_URL or run `tavola up`)", file=sys.stderr)
         raise SystemExit(2)
     return url
-
-
-def decode(stored: list[StoredEvent]) -> list[Recorded]:
-    created = codec.decode_payload("", stored[0].type, stored[0].payload)
-    if not isinstance(created, MatchCreated):
-        raise Discrepancy(1, "the stream does not begin with MatchCreated")
-    out = []
-    for item in stored:
-        cause = codec.decode_metadata(item.metadata).cause
-        out.append(
-            Recorded(
-                version=item.version,
-                event=codec.decode_payload(created.game, item.type, item.payload),
-                kind=KINDS.get(cause.kind, "system"),
-                seat=cause.seat,
-                action=cause.action,
-                chance_purpose=cause.chance_purpose,
-                command_id=cause.command_id,
-            )
-        )
-    return out
 
 
 def replay(match_id: str, database_url: str | None) -> int:

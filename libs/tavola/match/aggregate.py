@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol, TypeVar
 
 from tavola.match.events import (
     DeadlineSet,
     MatchCreated,
     MatchEnded,
+    MovesTakenBack,
     PauseStarted,
     SeatCredentials,
     SeatInfo,
@@ -33,6 +34,10 @@ class MatchState:
     deadlines: tuple[DeadlineSet, ...] = ()  # live deadlines, one per timed seat to act
     left: tuple[SeatLeft, ...] = ()
     pause: PauseStarted | None = None  # the pause before the next chance, once recorded
+    # Practice tables only: the states just before each move of the person in this hand
+    # (what ``MovesTakenBack`` returns to), newest last; a pending chance clears them.
+    checkpoints: tuple[MatchState, ...] = field(default=(), compare=False, repr=False)
+    lone_person: int | None = None  # the only seat not the platform's bot, if just one
 
     @property
     def game(self) -> Game[Any, Any]:
@@ -65,6 +70,13 @@ class MatchState:
                     player_name=f"Bot ({departure.replaced_by}) for {info.player_name}",
                 )
         return info
+
+    @property
+    def practice_seat(self) -> int | None:
+        """The one person at a practice table (every other seat the platform's bots, none
+        left), who may take moves back; ``None`` at any other table."""
+        person = self.lone_person
+        return None if person is None or self.has_left(person) else person
 
     def has_left(self, seat: int) -> bool:
         return any(d.seat == seat for d in self.left)
@@ -110,7 +122,15 @@ class Batch:
 def start(created: MatchCreated) -> MatchState:
     game = registry.get(created.game)
     options = {o.name: o.value for o in created.options}
-    return MatchState(created=created, game_state=game.initial_state(len(created.seats), options))
+    people = [s.seat for s in created.seats if not s.bot_level]
+    return MatchState(
+        created=created,
+        game_state=game.initial_state(len(created.seats), options),
+        lone_person=people[0] if len(people) == 1 and len(created.seats) > 1 else None,
+    )
+
+
+MAX_CHECKPOINTS = 64  # the moves of one hand a person may take back, newest first
 
 
 def evolve(state: MatchState | None, event: Event) -> MatchState:
@@ -118,8 +138,11 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
         return replace(start(event), version=1)
     if state is None:
         raise ValueError("a match stream must begin with MatchCreated")
+    before = state
     state = replace(state, version=state.version + 1)
     match event:
+        case MovesTakenBack(to_version=to_version):
+            return _taken_back(state, to_version)
         case SeatCredentials(token_sha256=hashes):
             return replace(state, token_sha256=hashes)
         case DeadlineSet(seat=seat):
@@ -136,7 +159,41 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
             return replace(state, seed_hex=seed_hex)
     after = replace(state, game_state=state.game.evolve(state.game_state, event))
     to_act = after.to_act()
-    return replace(after, deadlines=tuple(d for d in after.deadlines if d.seat in to_act))
+    after = replace(after, deadlines=tuple(d for d in after.deadlines if d.seat in to_act))
+    return _checkpointed(before, after)
+
+
+def _checkpointed(before: MatchState, after: MatchState) -> MatchState:
+    """At a practice table, remember the state before a game event that came while the
+    person was to act (their move begins there); forget them all once a chance is due
+    (a hand once over is final: the next deal is never taken back)."""
+    person = before.practice_seat
+    if person is None:
+        return after
+    if after.ended is not None or after.game.chance(after.game_state) is not None:
+        return replace(after, checkpoints=())
+    if person not in before.to_act():
+        return after
+    kept = (*before.checkpoints, replace(before, checkpoints=()))[-MAX_CHECKPOINTS:]
+    return replace(after, checkpoints=kept)
+
+
+def _taken_back(state: MatchState, to_version: int) -> MatchState:
+    """The match as it was at ``to_version`` (a checkpoint), under the current version;
+    platform facts that only accumulate (credentials, departures) stay, running deadlines
+    go (the engine records fresh ones)."""
+    for index, checkpoint in enumerate(state.checkpoints):
+        if checkpoint.version == to_version:
+            return replace(
+                checkpoint,
+                version=state.version,
+                token_sha256=state.token_sha256,
+                left=state.left,
+                deadlines=(),
+                pause=None,
+                checkpoints=state.checkpoints[:index],
+            )
+    raise ValueError(f"no move to take back to version {to_version}")
 
 
 def fold(events: Sequence[Event], state: MatchState | None = None) -> MatchState:
@@ -173,6 +230,73 @@ def decide_leave(state: MatchState, seat: int, takeover_level: str = "easy") -> 
     events = state.game.seat_left(state.game_state, seat)
     left = SeatLeft(seat, "" if events else takeover_level)
     return Batch("leave", (left, *events), seat=seat)
+
+
+def decide_take_back(state: MatchState, seat: int, last_move: int | None) -> Batch:
+    """The person at a practice table takes back their last move of this hand and the bots'
+    moves since. ``last_move``: the version just before that move's first event, found from
+    the log's causes (``last_move_of``); it must be a checkpoint of this hand."""
+    if state.ended is not None:
+        raise GameOver(Reason.of("game.over"))
+    if state.practice_seat != seat:
+        raise IllegalAction(Reason.of("take_back.not_practice"))
+    if last_move is None or all(c.version != last_move for c in state.checkpoints):
+        raise IllegalAction(Reason.of("take_back.nothing", seat=seat))
+    return Batch("take_back", (MovesTakenBack(seat, last_move),), seat=seat)
+
+
+class Caused(Protocol):
+    """An event of the log with its cause (``tavola.match.verify.Recorded`` is one)."""
+
+    @property
+    def version(self) -> int: ...
+    @property
+    def event(self) -> Event: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def action(self) -> str: ...
+    @property
+    def chance_purpose(self) -> str: ...
+    @property
+    def command_id(self) -> str: ...
+
+
+def cause_key(caused: Caused) -> tuple[object, ...]:
+    """Consecutive events with the same key were appended by one cause (one batch)."""
+    return (caused.kind, caused.seat, caused.action, caused.chance_purpose, caused.command_id)
+
+
+def last_move_of(history: Sequence[Caused], seat: int) -> int | None:
+    """The version just before the seat's last move (an action or a timeout of its own) in
+    the match's effective history, or ``None`` if it has made none."""
+    kept = effective([(c.version, c) for c in history])
+    for index in range(len(kept) - 1, -1, -1):
+        caused = kept[index][1]
+        if caused.kind in ("action", "timeout") and caused.seat == seat:
+            while index > 0 and cause_key(kept[index - 1][1]) == cause_key(caused):
+                index -= 1
+            return kept[index][0] - 1
+    return None
+
+
+T = TypeVar("T")
+
+
+def effective(history: Sequence[tuple[int, T]]) -> list[tuple[int, T]]:
+    """The match's history without what was taken back: each ``MovesTakenBack`` (an item
+    that is one, or has it as ``.event``) removes the items after its ``to_version`` and
+    itself. What a seat's bot knows is built from this."""
+    kept: list[tuple[int, T]] = []
+    for version, item in history:
+        event = getattr(item, "event", item)
+        if isinstance(event, MovesTakenBack):
+            kept = [(v, i) for v, i in kept if v <= event.to_version]
+        else:
+            kept.append((version, item))
+    return kept
 
 
 def decide_timeout(state: MatchState, seat: int) -> Batch:

@@ -89,6 +89,17 @@ class SeatLeft(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class MovesTakenBack(Event):
+    """The one person at a practice table (every other seat played by the platform's bots)
+    took back their last move: the match is again as it was at ``to_version``, just before
+    that move; the bots' moves since are taken back with it. Events after ``to_version`` up
+    to this one are no longer part of the match's history (``effective``)."""
+
+    seat: int
+    to_version: int
+
+
+@dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
     standings: tuple[SeatScore, ...]
 
@@ -106,6 +117,7 @@ PLATFORM_EVENTS: tuple[type[Event], ...] = (
     DeadlineSet,
     PauseStarted,
     SeatLeft,
+    MovesTakenBack,
     MatchEnded,
     SeedRevealed,
 )

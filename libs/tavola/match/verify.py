@@ -33,11 +33,22 @@ class Recorded:
 
     version: int
     event: Event
-    kind: str  # action | chance | system | timeout
+    kind: str  # action | chance | system | timeout | leave | take_back
     seat: int = -1
     action: str = ""
     chance_purpose: str = ""
     command_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Before:
+    """The records before a batch (sliced only when needed: a take-back)."""
+
+    all_records: Sequence[Recorded]
+    count: int
+
+    def records(self) -> Sequence[Recorded]:
+        return self.all_records[: self.count]
 
 
 class Discrepancy(Exception):
@@ -51,7 +62,7 @@ def group(records: Sequence[Recorded]) -> list[list[Recorded]]:
     batches: list[list[Recorded]] = []
     previous: tuple[object, ...] | None = None
     for record in records:
-        key = (record.kind, record.seat, record.action, record.chance_purpose, record.command_id)
+        key = aggregate.cause_key(record)
         if batches and key == previous:
             batches[-1].append(record)
         else:
@@ -69,8 +80,10 @@ def verify(records: Sequence[Recorded]) -> MatchState:
     if hashlib.sha256(seed).hexdigest() != created.seed_commitment:
         raise Discrepancy(records[-1].version, "the revealed seed does not match the commitment")
     state: MatchState | None = None
+    done = 0
     for batch in group(records):
-        state = _check_batch(state, batch, seed)
+        state = _check_batch(state, batch, seed, _Before(records, done))
+        done += len(batch)
     assert state is not None
     if state.ended is None:
         raise Discrepancy(records[-1].version, "the match never ended")
@@ -84,14 +97,16 @@ def _revealed_seed(records: Sequence[Recorded]) -> bytes:
     return bytes.fromhex(last.event.seed_hex)
 
 
-def _check_batch(state: MatchState | None, batch: list[Recorded], seed: bytes) -> MatchState:
+def _check_batch(
+    state: MatchState | None, batch: list[Recorded], seed: bytes, before: _Before
+) -> MatchState:
     first = batch[0]
     recorded = [r.event for r in batch]
     if state is None or isinstance(first.event, SeatCredentials | MatchCreated):
         return aggregate.fold(recorded, state)
     if all(isinstance(event, DeadlineSet | PauseStarted) for event in recorded):
         return aggregate.fold(recorded, state)  # clock facts: recorded, not derived
-    expected = _expected(state, first, seed)
+    expected = _expected(state, first, seed, before)
     for index, record in enumerate(batch):
         if index >= len(expected):
             raise Discrepancy(record.version, f"unexpected event {record.event!r}")
@@ -104,12 +119,17 @@ def _check_batch(state: MatchState | None, batch: list[Recorded], seed: bytes) -
     return aggregate.fold(recorded, state)
 
 
-def _expected(state: MatchState, first: Recorded, seed: bytes) -> tuple[Event, ...]:
+def _expected(
+    state: MatchState, first: Recorded, seed: bytes, before: _Before
+) -> tuple[Event, ...]:
     try:
         if first.kind == "action":
             return aggregate.decide_action(state, first.seat, first.action).events
         if first.kind == "timeout":
             return aggregate.decide_timeout(state, first.seat).events
+        if first.kind == "take_back":
+            last_move = aggregate.last_move_of(before.records(), first.seat)
+            return aggregate.decide_take_back(state, first.seat, last_move).events
     except RulesError as error:
         raise Discrepancy(first.version, f"illegal recorded action: {error.reason.code}") from None
     if first.kind == "leave":

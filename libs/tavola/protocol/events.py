@@ -10,8 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from tavola.eventlog.model import StoredEvent
 from tavola.lobby.table import TABLE_EVENTS
-from tavola.match.events import PLATFORM_EVENTS
+from tavola.match.events import PLATFORM_EVENTS, MatchCreated
+from tavola.match.verify import Discrepancy, Recorded
 from tavola.protocol.records import from_record, to_record
 from tavola.rules import registry
 from tavola.rules.errors import Reason
@@ -122,4 +124,30 @@ CAUSE_KINDS = {
     "system": events_pb2.CAUSE_KIND_SYSTEM,
     "timeout": events_pb2.CAUSE_KIND_TIMEOUT,
     "leave": events_pb2.CAUSE_KIND_LEAVE,
+    "take_back": events_pb2.CAUSE_KIND_TAKE_BACK,
 }
+
+
+KINDS = {v: k for k, v in CAUSE_KINDS.items()}
+
+
+def decode_recorded(stored: Sequence[StoredEvent]) -> list[Recorded]:
+    """A match's stored events with their causes, as the verifier reads them."""
+    created = decode_payload("", stored[0].type, stored[0].payload)
+    if not isinstance(created, MatchCreated):
+        raise Discrepancy(1, "the stream does not begin with MatchCreated")
+    out = []
+    for item in stored:
+        cause = decode_metadata(item.metadata).cause
+        out.append(
+            Recorded(
+                version=item.version,
+                event=decode_payload(created.game, item.type, item.payload),
+                kind=KINDS.get(cause.kind, "system"),
+                seat=cause.seat,
+                action=cause.action,
+                chance_purpose=cause.chance_purpose,
+                command_id=cause.command_id,
+            )
+        )
+    return out

@@ -62,6 +62,14 @@ PLATFORM_MESSAGES: dict[str, dict[str, str]] = {
         "en": "Seat {seat} has already left the match.",
         "pt": "O lugar {seat} já saiu da partida.",
     },
+    "take_back.not_practice": {
+        "en": "Moves can be taken back only at a table where every other seat is a bot.",
+        "pt": "Só se pode voltar atrás numa mesa em que todos os outros lugares são bots.",
+    },
+    "take_back.nothing": {
+        "en": "Seat {seat} has no move to take back in this hand.",
+        "pt": "O lugar {seat} não tem jogada a desfazer nesta mão.",
+    },
     "seat.taken": {"en": "Seat {seat} is taken.", "pt": "O lugar {seat} está ocupado."},
     "seat.none_free": {"en": "No seat is free.", "pt": "Não há lugares livres."},
     "seat.not_bot": {

@@ -15,7 +15,7 @@ import pytest
 
 from services.bots import app as bot_service
 from services.bots.app import BotPlayer
-from support.engine import bot_ports, engine_fixture
+from support.engine import bot_ports, engine_fixture, token
 from tavola.bots import audit as audit_module
 from tavola.bots import policy_version
 from tavola.bots.audit import audit
@@ -25,8 +25,9 @@ from tavola.eventlog.model import StoredEvent
 from tavola.games.fantan import bots as fantan_bots
 from tavola.protocol import events as codec
 from tavola.protocol.envelopes import FULL, to_envelope
+from tavola.protocol.errors import ServiceError
 from tavola.rules import registry
-from tavola.v1 import internal_pb2
+from tavola.v1 import game_pb2, internal_pb2
 
 LEVELS = ("easy", "medium", "hard", "master")
 SHORT = {  # options for a short match of each game
@@ -194,3 +195,59 @@ def test_verify_re_derives_the_bots_unless_told_not_to(fantan, capsys):
     assert check(fantan, bots=False) == 0
     out = capsys.readouterr().out
     assert out.startswith("OK: ") and "not re-derived (--no-bots)" in out
+
+
+async def practice_match_with_take_backs(game: str, options: dict[str, str]) -> list[StoredEvent]:
+    """Seat 0 a person (first legal action; takes back every third move of theirs), the
+    other seats the bot service's bots of every level; until the match ends."""
+    fx = engine_fixture()
+    seats = [
+        internal_pb2.MatchSeat(
+            seat=seat,
+            player_name=f"P{seat}",
+            is_bot=seat != 0,
+            bot_level="" if seat == 0 else LEVELS[seat % len(LEVELS)],
+            token_sha256=hashlib.sha256(token(seat).encode()).hexdigest(),
+        )
+        for seat in range(4)
+    ]
+    await fx.engine.create_match(
+        internal_pb2.CreateMatchRequest(
+            match_id="m1", table_id="t1", game=game, options=options, seats=seats
+        )
+    )
+    player = BotPlayer(bot_ports(fx, samples=6))
+    delivered, moves, taken_back = 0, 0, 0
+    for _ in range(5000):
+        stored = await fx.store.read_stream("match-m1", delivered)
+        for item in stored:
+            await player.on_event(to_envelope(item, FULL))
+        delivered = stored[-1].version if stored else delivered
+        spectator = await fx.view("m1", -1)
+        if spectator.finished:
+            return await fx.store.read_stream("match-m1")
+        if 0 not in spectator.to_act:
+            continue
+        moves += 1
+        if moves % 3 == 0:
+            try:
+                await fx.engine.take_back(
+                    game_pb2.TakeBackRequest(
+                        match_id="m1", seat=0, seat_token=token(0), command_id=f"tb{moves}"
+                    )
+                )
+                taken_back += 1
+                continue
+            except ServiceError:
+                pass  # nothing to take back in this hand yet
+        await fx.act("m1", 0, (await fx.view("m1", 0)).legal_actions[0].code)
+    raise AssertionError(f"the match did not end ({taken_back} take-backs)")
+
+
+@pytest.mark.parametrize("game", ["fan-tan", "spades"])
+def test_bots_after_a_take_back_know_only_what_was_not_taken_back(game):
+    stored = asyncio.run(practice_match_with_take_backs(game, SHORT[game]))
+    taken = [s for s in stored if s.type == "match.MovesTakenBack"]
+    assert taken, "no move was taken back"
+    report = audit(stored)
+    assert report.checked == len(bot_batches(stored)) and report.differ == 0, report.line()
