@@ -1,8 +1,0 @@
-"""Makes the scenario kit (``fantan_kit.py``) importable by the Fan Tan tests."""
-
-import sys
-from pathlib import Path
-
-_HERE = str(Path(__file__).parent)
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
