@@ -259,3 +259,17 @@ def test_card_bits_round_trip():
 def test_a_quick_arena_shows_the_better_level_ahead(better, worse):
     result = pairing(GAME, 4, {"hands": 1}, better, worse, deals=40, budget=SMALL)
     assert result.low > 0, result.line()
+
+
+def test_master_overrules_hards_card_only_on_clear_evidence(monkeypatch):
+    from tavola.games.fantan.bots import master
+
+    def with_outcomes(values):
+        monkeypatch.setattr(master, "outcomes", lambda *_: values)
+        return master.choose(None, [0, 1], 1, len(values[0]), None)
+
+    noisy = [[-1.0, 1.0, -1.0, 1.0, -0.5], [1.0, -1.0, 1.0, -1.0, 0.5]]  # card 0 a bit lower
+    assert with_outcomes(noisy) == 1  # not clear: hard's card (1) stands
+    clear = [[-1.0, -0.9, -1.1, -1.0, -0.95], [0.0, 0.1, -0.1, 0.0, 0.05]]
+    assert with_outcomes(clear) == 0  # clearly lower cost: master plays it
+    assert with_outcomes([[0.5, 0.5], [0.0, 0.0]]) == 1  # hard's card is best anyway

@@ -5,7 +5,9 @@ knowledge (``deals.deal``), every playable card is played and the rest of the ha
 out by fast playout policies: the deciding seat plays on as hard does (the part of hard's
 score a playout can count: reach, runs, held ends, sevens, distance — ``choose_as_hard``),
 the other seats by medium's key; the card with the lowest mean of "this seat's penalty minus
-the others' mean penalty" wins (ties: the earlier legal action). Modelling its own later
+the others' mean penalty" wins (ties: the earlier legal action) — if the samples show it
+beats hard's own choice clearly (``choose``: a paired test over the common samples),
+otherwise hard's card stands. Modelling its own later
 play as the hard level it improves on is what lets master beat hard (a one-step rollout
 improvement of hard); modelling the others as hard too measured worse.
 All candidates are scored on the same deals and the same playout random stream (common
@@ -18,6 +20,7 @@ goes out or, with cards set aside, when nobody can move).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from tavola.bots.interface import Rng
@@ -148,15 +151,17 @@ def penalty_of(seen: Seen, hand: int) -> int:
     return total
 
 
-def evaluate(seen: Seen, candidates: Sequence[int], samples: int, rng: Rng) -> list[float]:
-    """Mean standing cost after each candidate card over ``samples`` sampled deals: this
+def outcomes(seen: Seen, candidates: Sequence[int], samples: int, rng: Rng) -> list[list[float]]:
+    """Per candidate card, its standing cost on each of ``samples`` sampled deals: this
     seat's penalty minus the mean penalty of the others (lowest total wins, so what counts
-    is the gap to the table, not the penalty alone)."""
-    totals = [0.0] * len(candidates)
+    is the gap to the table, not the penalty alone). Same deals and playout streams for
+    every candidate (common random numbers)."""
+    samples = max(1, samples)
+    values = [[0.0] * samples for _ in candidates]
     after = [ends_mask(with_card(seen.rows, c)) for c in candidates]
     nxt = (seen.seat + 1) % seen.players
     others = seen.players - 1
-    for _ in range(max(1, samples)):
+    for k in range(samples):
         hands = deal(seen, rng)
         seed = int(rng.random() * (1 << 53))
         for i, card in enumerate(candidates):
@@ -166,5 +171,33 @@ def evaluate(seen: Seen, candidates: Sequence[int], samples: int, rng: Rng) -> l
                 left = play_out(left, after[i], nxt, Playout(seed), seen.seat)
             pens = [penalty_of(seen, h) for h in left]
             mine = pens[seen.seat]
-            totals[i] += mine - (sum(pens) - mine) / others
-    return [t / max(1, samples) for t in totals]
+            values[i][k] = mine - (sum(pens) - mine) / others
+    return values
+
+
+def evaluate(seen: Seen, candidates: Sequence[int], samples: int, rng: Rng) -> list[float]:
+    """Mean standing cost after each candidate card (``outcomes``, averaged)."""
+    return [sum(v) / len(v) for v in outcomes(seen, candidates, samples, rng)]
+
+
+EVIDENCE_Z = 1.5
+"""How sure master must be to overrule hard: the sampled mean advantage of its best card
+over hard's card must exceed this many standard errors of the paired differences."""
+
+
+def choose(seen: Seen, candidates: Sequence[int], prior: int, samples: int, rng: Rng) -> int:
+    """The index of the card to play: the best sampled mean, but hard's card (``prior``)
+    unless the samples show the best one is better by more than ``EVIDENCE_Z`` standard
+    errors. With few samples and near-equal cards, the noise of the means would otherwise
+    overrule a well-fitted heuristic at random (on the 1-per-card table that made master
+    merely level with hard); the paired test keeps what the samples do show."""
+    values = outcomes(seen, candidates, samples, rng)
+    n = len(values[0])
+    means = [sum(v) / n for v in values]
+    best = min(range(len(candidates)), key=lambda i: (means[i], i))
+    if best == prior or n < 2:
+        return best
+    diffs = [b - p for b, p in zip(values[best], values[prior], strict=True)]
+    mean = sum(diffs) / n
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return best if mean < -EVIDENCE_Z * math.sqrt(variance / n) else prior
