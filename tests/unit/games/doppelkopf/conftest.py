@@ -92,14 +92,22 @@ def doko() -> Doko:
 
 def finish(state: DokoState) -> DokoState:
     """Play the rest of the game with the automatic (cheapest legal) card."""
+    return finish_scored(state)[0]
+
+
+def finish_scored(state: DokoState) -> tuple[DokoState, Event | None]:
+    """``finish``, also returning the game's ``GameScored`` event (None if none came)."""
+    events: list[Event] = []
     while state.phase == "play":
         assert state.deal is not None and state.deal.turn is not None
         action, _ = GAME.automatic_action(state, state.deal.turn)
-        state = GAME.fold(state, GAME.decide(state, state.deal.turn, action))
-    return state
+        events = GAME.decide(state, state.deal.turn, action)
+        state = GAME.fold(state, events)
+    return state, next((e for e in events if isinstance(e, ev.GameScored)), None)
 
 
 Doko.finish = staticmethod(finish)  # type: ignore[attr-defined]
+Doko.finish_scored = staticmethod(finish_scored)  # type: ignore[attr-defined]
 
 
 def tricks(state: DokoState, count: int) -> DokoState:

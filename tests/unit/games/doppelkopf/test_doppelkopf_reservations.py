@@ -146,12 +146,7 @@ def test_a_wedding_nobody_else_clarifies_is_played_alone_as_a_solo(doko):
 def test_a_failed_wedding_has_no_special_points(doko):
     state = doko.declare(doko.start(WEDDING_DEAL), s0="wedding")
     state = doko.play(state, "AC AC TC KC TH QS TH QD QC JS QH JC")
-    events = []
-    while state.phase == "play":
-        action, _ = GAME.automatic_action(state, state.deal.turn)
-        events = GAME.decide(state, state.deal.turn, action)
-        state = GAME.fold(state, events)
-    scored = next(e for e in events if isinstance(e, ev.GameScored))
+    state, scored = doko.finish_scored(state)
     labels = {line.label.split(".")[-1] for line in scored.lines}
     assert not labels & {"doppelkopf", "fox", "karlchen", "against_the_old"}
 

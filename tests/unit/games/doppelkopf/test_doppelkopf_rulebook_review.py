@@ -181,12 +181,7 @@ def test_against_the_old_ones_in_a_wedding_that_became_normal(doko):
     state = doko.declare(doko.start(doko.WEDDING), s0="wedding")
     state = doko.play(state, "9H AH 9H QD")  # seat 3 becomes the partner
     assert not state.deal.alone and state.deal.contract == Contract.WEDDING
-    events = []
-    while state.phase == "play":
-        action, _ = GAME.automatic_action(state, state.deal.turn)
-        events = GAME.decide(state, state.deal.turn, action)
-        state = GAME.fold(state, events)
-    scored = next(e for e in events if isinstance(e, ev.GameScored))
+    state, scored = doko.finish_scored(state)
     old = [ln for ln in scored.lines if ln.label.endswith("against_the_old")]
     assert old == (
         [ScoreLine("doppelkopf.line.against_the_old", KO, 1)] if scored.winner == KO else []

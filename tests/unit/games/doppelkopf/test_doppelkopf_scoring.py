@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from tavola.games.doppelkopf import GAME
-from tavola.games.doppelkopf import events as ev
 from tavola.games.doppelkopf.model import Party, ScoreLine, TrickRecord
 from tavola.games.doppelkopf.scoring import SpecialRules, Tally, seat_scores, settle, value_of
 from tavola.rules.cards import PlayedCard, cards
@@ -276,13 +274,7 @@ def test_a_played_game_settles_with_itemised_lines_that_add_up(doko, announce):
     for code in announce:
         seat = 0 if code != "kontra" else 2
         state = doko.act(state, seat, code)
-    events = []
-    while state.phase == "play":
-        seat = state.deal.turn
-        action, _ = GAME.automatic_action(state, seat)
-        events = GAME.decide(state, seat, action)
-        state = GAME.fold(state, events)
-    scored = next(e for e in events if isinstance(e, ev.GameScored))
+    state, scored = doko.finish_scored(state)
     assert scored.re_points + scored.kontra_points == 240
     net = sum(ln.value if ln.party == RE else -ln.value for ln in scored.lines)
     assert net == scored.value
