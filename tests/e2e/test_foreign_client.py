@@ -1,5 +1,5 @@
 """A client in another language (Node's gRPC stack) plays a whole match from the proto
-files alone. Skipped when Node or its gRPC packages cannot be had on this machine."""
+files alone, taking a move back once. Skipped when Node or its gRPC packages cannot be had on this machine."""
 
 from __future__ import annotations
 
@@ -56,6 +56,7 @@ def test_a_node_client_plays_a_match_and_gets_reasons_in_portuguese(platform, no
     assert done.returncode == 0, done.stderr[-2000:]
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert seen["finished"] and seen["moves"] > 0 and seen["reasons"] > 0
+    assert seen["taken"] > 0  # TakeBack from another stack: back to before its third move
     assert seen["illegal"]["code"] == 9  # FAILED_PRECONDITION
     details = seen["illegal"]["details"].lower()
     assert any(word in details for word in ("ouros", "fila", "sete", "ponta"))  # Portuguese

@@ -1,6 +1,7 @@
 // A client we did not write in Python: Node's gRPC stack, loading the public proto files.
 // Plays a whole Fan Tan match at seat 0 against bots: create, sit, fill, start, then
-// GetView / SubmitAction until the end; prints one JSON line with what it saw.
+// GetView / SubmitAction until the end (taking its third move back once: every other seat
+// is a bot); prints one JSON line with what it saw.
 const grpc = require("@grpc/grpc-js");
 const loader = require("@grpc/proto-loader");
 
@@ -21,7 +22,7 @@ async function main() {
   const sat = await call(lobby, "SitDown", { table_id: table.table_id, seat: 0, player_name: "node" });
   await call(lobby, "FillWithBots", { table_id: table.table_id, level: "easy" });
   const { match_id } = await call(lobby, "StartMatch", { table_id: table.table_id });
-  const seen = { moves: 0, illegal: null, reasons: 0 };
+  const seen = { moves: 0, illegal: null, reasons: 0, taken: 0 };
   for (let n = 0; n < 5000; n++) {
     const view = await call(game, "GetView", { match_id, seat: 0, seat_token: sat.seat_token, locale: "pt" });
     if (view.finished) {
@@ -30,6 +31,12 @@ async function main() {
       break;
     }
     if (view.legal_actions.length === 0) { await new Promise((r) => setTimeout(r, 50)); continue; }
+    if (seen.moves === 3 && seen.taken === 0) {
+      const back = await call(game, "TakeBack", { match_id, seat: 0, seat_token: sat.seat_token,
+        command_id: `node-back-${n}`, locale: "pt" });
+      seen.taken = back.restored_version;
+      continue;
+    }
     seen.reasons += view.blocked.length;
     if (seen.illegal === null && view.blocked.length > 0) {
       try {
