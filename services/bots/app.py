@@ -28,7 +28,6 @@ from tavola.rules.interface import Event
 from tavola.v1 import events_pb2, game_pb2, internal_pb2
 
 log = structlog.get_logger(__name__)
-TAKEN_BACK = "match.MovesTakenBack"
 
 
 @dataclass
@@ -103,7 +102,7 @@ class BotPlayer:
         prefix = f"{info.game}."
         for envelope in reply.events:
             info.seen[seat] = envelope.version
-            if envelope.type == TAKEN_BACK:  # what came after its version is no more
+            if envelope.type == codec.TAKEN_BACK:  # what came after its version is no more
                 taken = codec.decode_payload(
                     info.game, envelope.type, envelope.payload.SerializeToString()
                 )

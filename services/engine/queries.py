@@ -126,13 +126,13 @@ class QueryMixin:
             )
         stored = await self._ports.store.read_stream(stream_of(request.match_id))
         prefix = f"{state.created.game}."
-        history = visible(
-            [
-                codec.decode_payload(state.created.game, s.type, s.payload)
-                for s in stored
-                if s.type.startswith(prefix)
-            ],
-            request.seat,
+        decoded = [
+            (s.version, codec.decode_payload(state.created.game, s.type, s.payload))
+            for s in stored
+            if s.type.startswith(prefix) or s.type == codec.TAKEN_BACK
+        ]
+        history = visible(  # what was taken back is no longer part of the hand
+            [e for _, e in aggregate.effective(decoded)], request.seat
         )
         knowledge = Knowledge(
             request.seat,

@@ -22,6 +22,7 @@ from tavola.v1 import common_pb2, events_pb2, internal_pb2
 
 SCHEMA_VERSION = 1
 PLATFORM = "match"
+TAKEN_BACK = f"{PLATFORM}.MovesTakenBack"  # drops what came after its to_version
 
 
 TABLE = "table"

@@ -44,6 +44,8 @@ async def play_until_person_on_turn(fx, moves=1):
     before = []
     for _ in range(500):
         spectator = await fx.view("m1", -1)
+        if spectator.finished:
+            return before
         (seat, *_) = spectator.to_act
         if seat == 0:
             if len(before) == moves:
@@ -169,3 +171,28 @@ async def test_a_match_with_moves_taken_back_verifies_and_a_forged_take_back_doe
     )
     with pytest.raises(Discrepancy):
         verify(forged)
+
+
+@pytest.mark.parametrize("game", ["fan-tan", "spades"])
+async def test_after_a_take_back_the_hint_reads_the_hand_as_if_the_move_never_happened(game):
+    fx = await practice(game, options={"hands": "1"})
+
+    async def hint():
+        return await fx.engine.hint(
+            game_pb2.GetHintRequest(match_id="m1", seat=0, seat_token=token(0))
+        )
+
+    for turn in range(12):
+        await play_until_person_on_turn(fx, moves=0)
+        if (await fx.view("m1", -1)).finished:
+            break
+        before = await hint()
+        await fx.act("m1", 0, (await fx.view("m1", 0)).legal_actions[-1].code)
+        if (await fx.view("m1", -1)).finished:
+            break
+        await play_until_person_on_turn(fx, moves=0)
+        if (await fx.view("m1", -1)).finished:
+            break
+        await take_back(fx, command_id=f"back-{turn}")
+        assert await hint() == before
+        await fx.act("m1", 0, (await fx.view("m1", 0)).legal_actions[0].code)
