@@ -1,5 +1,6 @@
 """A client in another language (Node's gRPC stack) plays a whole match from the proto
-files alone, taking a move back once. Skipped when Node or its gRPC packages cannot be had on this machine."""
+files alone, taking a move back once. Skipped when Node or its gRPC packages cannot be had
+on this machine."""
 
 from __future__ import annotations
 
