@@ -20,6 +20,7 @@ from services.bots import metrics
 from tavola import bots
 from tavola.bots.interface import Budget, Knowledge
 from tavola.bots.registry import budget_for
+from tavola.match import aggregate
 from tavola.protocol import events as codec
 from tavola.protocol.errors import ServiceError
 from tavola.protocol.records import from_record
@@ -100,18 +101,19 @@ class BotPlayer:
         )
         history = info.history.setdefault(seat, [])
         prefix = f"{info.game}."
+        taken_back = False
         for envelope in reply.events:
             info.seen[seat] = envelope.version
-            if envelope.type == codec.TAKEN_BACK:  # what came after its version is no more
-                taken = codec.decode_payload(
-                    info.game, envelope.type, envelope.payload.SerializeToString()
-                )
-                history[:] = [(v, e) for v, e in history if v <= taken.to_version]
-            elif not envelope.hidden and envelope.type.startswith(prefix):
+            taken_back |= envelope.type == codec.TAKEN_BACK
+            if envelope.type == codec.TAKEN_BACK or (
+                not envelope.hidden and envelope.type.startswith(prefix)
+            ):
                 event = codec.decode_payload(
                     info.game, envelope.type, envelope.payload.SerializeToString()
                 )
                 history.append((envelope.version, event))
+        if taken_back:  # what came after a take-back's version is no longer the hand's
+            history[:] = aggregate.effective(history)
         return Knowledge(
             seat=seat,
             players=info.players,

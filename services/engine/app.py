@@ -316,8 +316,7 @@ class Engine(QueryMixin):
                 )
             state = await self.load(request.match_id)
             self._authorize(state, request.seat, request.seat_token, internal=False)
-            stored = await self._ports.store.read_stream(stream_of(request.match_id))
-            last_move = aggregate.last_move_of(codec.decode_recorded(stored), request.seat)
+            last_move = await self._last_move(state, request.match_id, request.seat)
             try:
                 batch = aggregate.decide_take_back(state, request.seat, last_move)
             except RulesError as error:
@@ -357,6 +356,16 @@ class Engine(QueryMixin):
         )
         metrics.TAKE_BACKS.labels(game=state.created.game).inc()
         return response
+
+    async def _last_move(self, state: MatchState, match_id: str, seat: int) -> int | None:
+        """The version before the seat's last move, read from the log's causes — only the
+        part since the hand's first checkpoint (nothing earlier can be taken back)."""
+        if not state.checkpoints:
+            return None
+        after = state.checkpoints[0].version
+        stored = await self._ports.store.read_stream(stream_of(match_id), after_version=after)
+        recorded = codec.decode_recorded(stored, state.created.game)
+        return aggregate.last_move_of(recorded, seat)
 
     # ----- timers ------------------------------------------------------------------------
     async def fire(self, due: Due) -> bool:

@@ -132,18 +132,21 @@ CAUSE_KINDS = {
 KINDS = {v: k for k, v in CAUSE_KINDS.items()}
 
 
-def decode_recorded(stored: Sequence[StoredEvent]) -> list[Recorded]:
-    """A match's stored events with their causes, as the verifier reads them."""
-    created = decode_payload("", stored[0].type, stored[0].payload)
-    if not isinstance(created, MatchCreated):
-        raise Discrepancy(1, "the stream does not begin with MatchCreated")
+def decode_recorded(stored: Sequence[StoredEvent], game: str = "") -> list[Recorded]:
+    """A match's stored events with their causes, as the verifier reads them: the whole
+    stream, or (given the ``game``) any part of it."""
+    if not game:
+        created = decode_payload("", stored[0].type, stored[0].payload)
+        if not isinstance(created, MatchCreated):
+            raise Discrepancy(1, "the stream does not begin with MatchCreated")
+        game = created.game
     out = []
     for item in stored:
         cause = decode_metadata(item.metadata).cause
         out.append(
             Recorded(
                 version=item.version,
-                event=decode_payload(created.game, item.type, item.payload),
+                event=decode_payload(game, item.type, item.payload),
                 kind=KINDS.get(cause.kind, "system"),
                 seat=cause.seat,
                 action=cause.action,
