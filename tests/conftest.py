@@ -3,6 +3,10 @@
 ``TAVOLA_DATABASE_URL`` / ``TAVOLA_NATS_URL`` are used when set; otherwise a private
 Postgres and NATS (JetStream) are started under ``.tavola/test-infra`` on free loopback
 ports for the session and stopped at its end (``tavola.infra.local``).
+
+That Postgres runs in ``Durability.FAST`` (no fsync, no synchronous commit, no full-page
+writes): test data is thrown away, so the suite trades durability for speed. This fixture is
+the one place that asks for it; the platform itself is durable by default.
 """
 
 from __future__ import annotations
@@ -13,12 +17,13 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from tavola.infra.local import LocalInfra, create_database, drop_database
+from tavola.infra.local import Durability, LocalInfra, create_database, drop_database
 
 
 @pytest.fixture(scope="session")
 def infra() -> Iterator[LocalInfra]:
-    with LocalInfra.from_env_or_start(data_dir=os.path.join(".tavola", "test-infra")) as running:
+    data_dir = os.path.join(".tavola", "test-infra")
+    with LocalInfra.from_env_or_start(data_dir, durability=Durability.FAST) as running:
         yield running
 
 

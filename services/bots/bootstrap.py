@@ -27,12 +27,12 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
         stack.push_async_callback(nc.drain)
         js = nc.jetstream()
         names = subjects.Subjects(config.namespace)
-        await runtime.ensure_event_stream(js, names)
+        await runtime.await_event_stream(js, names)
 
         def engine(method: str, response: type[Any]) -> Any:
             async def call(request: Any) -> Any:
                 return await rpc.call(
-                    nc, names.engine_rpc, method, request, response, internal=True
+                    nc, names.engine_rpc("bots"), method, request, response, service="engine"
                 )
 
             return call

@@ -18,6 +18,7 @@ from uuid import UUID
 import structlog
 
 from services.engine import metrics
+from services.engine.callers import Caller, Service, client_id_problem, command_key, platform_key
 from services.engine.codec import batches_to_new_events
 from services.engine.mapping import (
     MAX_ACTION,
@@ -30,6 +31,7 @@ from services.engine.mapping import (
 )
 from services.engine.queries import QueryMixin
 from services.engine.timers import PAUSE, Due, TimerWheel
+from tavola.accounts.model import BOT, PLAY, REFEREE, Principal
 from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
 from tavola.eventlog.model import EventStore, StoredEvent
 from tavola.match import aggregate
@@ -40,9 +42,13 @@ from tavola.protocol import events as codec
 from tavola.rules import fairness, registry
 from tavola.rules.errors import RulesError
 from tavola.rules.registry import UnknownGame
+from tavola.service.failures import is_outage
 from tavola.v1 import events_pb2, game_pb2, internal_pb2
 
 log = structlog.get_logger(__name__)
+TIMER_ATTEMPTS = 20  # a deadline delayed by an outage is tried at most this many times
+TIMER_RETRY_MS = 500
+TIMER_RETRY_CAP_MS = 30_000
 
 
 class SeedVault(Protocol):
@@ -68,7 +74,31 @@ class Engine(QueryMixin):
         self._ports = ports
         self._cache: dict[str, MatchState] = {}
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._watchers: defaultdict[str, set[asyncio.Event]] = defaultdict(set)
+        self._attempts: dict[Due, int] = {}
         self.timers = TimerWheel()
+
+    # ----- watching ----------------------------------------------------------------------
+    def watch(self, match_id: str) -> asyncio.Event:
+        """An event set whenever this engine appends to the match (streams wait on it)."""
+        wakeup = asyncio.Event()
+        self._watchers[match_id].add(wakeup)
+        return wakeup
+
+    def unwatch(self, match_id: str, wakeup: asyncio.Event) -> None:
+        watchers = self._watchers.get(match_id)
+        if watchers is not None:
+            watchers.discard(wakeup)
+            if not watchers:
+                del self._watchers[match_id]
+
+    def appended_elsewhere(self, match_id: str) -> None:
+        """Another engine appended to the match (seen on the bus): wake its streams."""
+        self._wake(match_id)
+
+    def _wake(self, match_id: str) -> None:
+        for wakeup in self._watchers.get(match_id, ()):
+            wakeup.set()
 
     # ----- loading ---------------------------------------------------------------------
     async def load(self, match_id: str) -> MatchState:
@@ -121,6 +151,7 @@ class Engine(QueryMixin):
                     s.bot_level,
                     s.client_seed.hex(),
                     s.bot_think_ms,
+                    s.account_id,
                 )
                 for s in request.seats
             ),
@@ -135,7 +166,7 @@ class Engine(QueryMixin):
         )
         try:
             result = await self._append(
-                None, request.match_id, request.game, batches, f"create:{request.match_id}"
+                None, request.match_id, request.game, batches, platform_key("create")
             )
         except DuplicateCommand as duplicate:
             return internal_pb2.CreateMatchResponse(version=duplicate.record.last_version)
@@ -147,23 +178,25 @@ class Engine(QueryMixin):
 
     # ----- acting ------------------------------------------------------------------------
     async def submit(
-        self, request: game_pb2.SubmitActionRequest, internal: bool = False
+        self, request: game_pb2.SubmitActionRequest, caller: Caller
     ) -> game_pb2.SubmitActionResponse:
         started = time.perf_counter()
-        check_id("command_id", request.command_id)
+        check_command_id(request.command_id)
         check_text("action", request.action, MAX_ACTION)
         fingerprint = request_fingerprint(request)
         game_name = "unknown"
         outcome = "error"
         try:
             async with self._locks[request.match_id]:
-                previous = await self._ports.store.find_command(request.command_id)
+                state = await self.load(request.match_id)
+                game_name = state.created.game
+                self._authorize(state, request.seat, request.seat_token, caller)
+                key = command_key(caller, request.seat, request.command_id)
+                stream = stream_of(request.match_id)
+                previous = await self._ports.store.find_command(stream, key)
                 if previous is not None:
                     outcome = "duplicate"
                     return duplicate_response(previous.result, fingerprint, request.command_id)
-                state = await self.load(request.match_id)
-                game_name = state.created.game
-                self._authorize(state, request.seat, request.seat_token, internal)
                 if request.expected_version and request.expected_version != state.version:
                     outcome = "stale"
                     raise errors.aborted(
@@ -172,7 +205,7 @@ class Engine(QueryMixin):
                         expected=request.expected_version,
                         actual=state.version,
                     )
-                response = await self._decide_and_append(state, request, fingerprint, internal)
+                response = await self._decide_and_append(state, request, fingerprint, caller, key)
                 outcome = "duplicate" if response.duplicate else "ok"
                 return response
         except RulesError as error:
@@ -187,7 +220,8 @@ class Engine(QueryMixin):
         state: MatchState,
         request: game_pb2.SubmitActionRequest,
         fingerprint: bytes,
-        internal: bool,
+        caller: Caller,
+        key: str,
     ) -> game_pb2.SubmitActionResponse:
         batch = aggregate.decide_action(state, request.seat, request.action)
         after = aggregate.fold(batch.events, state)
@@ -200,17 +234,19 @@ class Engine(QueryMixin):
             version=state.version + count, first_version=state.version + 1
         )
         try:
-            bot = internal and state.seat(request.seat).is_bot
+            bot = caller is Service.BOTS or (
+                isinstance(caller, Principal) and caller.is_bot and state.seat(request.seat).is_bot
+            )
             await self._append(
                 state,
                 request.match_id,
                 state.created.game,
                 batches,
-                request.command_id,
+                key,
                 fingerprint + response.SerializeToString(),
                 by_bot=bot,
                 bot_decision=request.bot_decision
-                if bot and request.HasField("bot_decision")
+                if caller is Service.BOTS and request.HasField("bot_decision")
                 else None,
             )
         except DuplicateCommand as duplicate:
@@ -261,6 +297,7 @@ class Engine(QueryMixin):
         )
         self._cache[match_id] = after
         self.timers.track(match_id, after)
+        self._wake(match_id)
         metrics.EVENTS_APPENDED.labels(game=game).inc(len(new_events))
         if after.ended is not None and (state is None or state.ended is None):
             metrics.MATCHES_FINISHED.labels(game=game).inc()
@@ -277,11 +314,13 @@ class Engine(QueryMixin):
         due = aggregate.deadlines_due(after, self._ports.now_ms(), acted)
         return [*batches, due] if due else batches
 
-    async def leave(self, request: game_pb2.LeaveMatchRequest) -> game_pb2.LeaveMatchResponse:
+    async def leave(
+        self, request: game_pb2.LeaveMatchRequest, caller: Caller
+    ) -> game_pb2.LeaveMatchResponse:
         """A player leaves for good (idempotent per seat)."""
         async with self._locks[request.match_id]:
             state = await self.load(request.match_id)
-            self._authorize(state, request.seat, request.seat_token, internal=False)
+            self._authorize(state, request.seat, request.seat_token, caller)
             try:
                 batch = aggregate.decide_leave(state, request.seat)
             except RulesError as error:
@@ -296,26 +335,29 @@ class Engine(QueryMixin):
                 request.match_id,
                 state.created.game,
                 batches,
-                f"leave:{request.match_id}:{request.seat}",
+                platform_key("leave", request.seat),
             )
         replaced = after.seat(request.seat).bot_level if batch.events else ""
         log.info("seat.left", match_id=request.match_id, seat=request.seat, replaced_by=replaced)
         return game_pb2.LeaveMatchResponse(version=version, replaced_by=replaced)
 
-    async def take_back(self, request: game_pb2.TakeBackRequest) -> game_pb2.TakeBackResponse:
+    async def take_back(
+        self, request: game_pb2.TakeBackRequest, caller: Caller
+    ) -> game_pb2.TakeBackResponse:
         """The person at a practice table takes back their last move of this hand (and the
         bots' moves since). Idempotent by command id."""
-        check_id("command_id", request.command_id)
+        check_command_id(request.command_id)
         locale = request.locale or "en"
         fingerprint = take_back_fingerprint(request)
         async with self._locks[request.match_id]:
-            previous = await self._ports.store.find_command(request.command_id)
+            state = await self.load(request.match_id)
+            self._authorize(state, request.seat, request.seat_token, caller)
+            key = command_key(caller, request.seat, request.command_id)
+            previous = await self._ports.store.find_command(stream_of(request.match_id), key)
             if previous is not None:
                 return duplicate_response(
                     previous.result, fingerprint, request.command_id, game_pb2.TakeBackResponse
                 )
-            state = await self.load(request.match_id)
-            self._authorize(state, request.seat, request.seat_token, internal=False)
             last_move = await self._last_move(state, request.match_id, request.seat)
             try:
                 batch = aggregate.decide_take_back(state, request.seat, last_move)
@@ -332,7 +374,7 @@ class Engine(QueryMixin):
                     request.match_id,
                     state.created.game,
                     batches,
-                    request.command_id,
+                    key,
                     fingerprint + response.SerializeToString(),
                 )
             except DuplicateCommand as duplicate:
@@ -383,7 +425,7 @@ class Engine(QueryMixin):
             batches = self._with_deadlines(
                 state, [batch, *aggregate.settle(after, seed, self._ports.now_ms())], acted=due.seat
             )
-            command = f"timeout:{due.match_id}:{due.seat}:{due.deadline_ms}"
+            command = platform_key("timeout", due.seat, due.deadline_ms)
             try:
                 await self._append(state, due.match_id, state.created.game, batches, command)
             except (DuplicateCommand, ConcurrencyConflict):
@@ -418,7 +460,7 @@ class Engine(QueryMixin):
                     due.match_id,
                     state.created.game,
                     batches,
-                    f"resume:{due.match_id}:{pause.purpose}",
+                    platform_key("resume", pause.purpose),
                 )
             except (DuplicateCommand, ConcurrencyConflict):
                 self.forget(due.match_id)
@@ -426,14 +468,38 @@ class Engine(QueryMixin):
             return True
 
     async def fire_due(self) -> int:
+        """Fire every deadline that has passed. A dependency that is down (Postgres) only
+        delays a deadline — retried with a growing delay, at most ``TIMER_ATTEMPTS`` times
+        in a row; an automatic move that cannot be made is a bug: logged once with its
+        traceback, counted (``tavola_engine_timer_failures_total``), and the deadline is
+        given up in this process rather than retried in a loop."""
         fired = 0
         now = self._ports.now_ms()
         for due in self.timers.due(now):
             try:
                 fired += await self.fire(due)
-            except Exception:  # logged and retried; the deadline stays in the log
-                log.exception("timer.failed", match_id=due.match_id, seat=due.seat)
-                self.timers.retry(due, now + 1000)
+                self._attempts.pop(due, None)
+            except Exception as error:
+                game = self._cache[due.match_id].created.game if due.match_id in self._cache else ""
+                attempts = self._attempts.get(due, 0) + 1
+                if is_outage(error) and attempts < TIMER_ATTEMPTS:
+                    self._attempts[due] = attempts
+                    delay = min(TIMER_RETRY_MS * 2 ** (attempts - 1), TIMER_RETRY_CAP_MS)
+                    log.warning(
+                        "timer.delayed", match_id=due.match_id, seat=due.seat, attempt=attempts
+                    )
+                    self.timers.retry(due, now + delay)
+                    continue
+                self._attempts.pop(due, None)
+                self.timers.give_up(due)
+                metrics.TIMER_FAILURES.labels(game=game or "unknown").inc()
+                log.exception(
+                    "timer.broken",
+                    match_id=due.match_id,
+                    seat=due.seat,
+                    deadline_ms=due.deadline_ms,
+                    game=game,
+                )
         return fired
 
     async def recover_timers(self) -> int:
@@ -447,17 +513,38 @@ class Engine(QueryMixin):
             self.timers.track(match_id, await self.load(match_id))
         return len(matches)
 
-    def _authorize(self, state: MatchState, seat: int, token: str, internal: bool) -> None:
+    def _authorize(
+        self, state: MatchState, seat: int, token: str, caller: Caller, reading: bool = False
+    ) -> None:
+        """May ``caller`` act (or, ``reading``, look) as ``seat``? The bot service only for
+        the platform's bot seats; an account only for a seat it sat down at, with that
+        seat's token — or, to read, a referee once the match has ended."""
         if not 0 <= seat < state.players:
             raise errors.invalid("game.no_such_seat", seat=seat)
-        if internal:
+        if caller is Service.BOTS:
             if not state.seat(seat).bot_level:
                 raise errors.denied("seat.not_bot", seat=seat)
             return
+        if not isinstance(caller, Principal):
+            raise errors.denied("seat.not_yours", seat=seat)
+        if reading and state.ended is not None and caller.has(REFEREE):
+            return
+        if not caller.has(PLAY, BOT):
+            raise errors.denied("auth.scope_missing", scope="play|bot")
         if state.has_left(seat):
             raise errors.denied("seat.already_left", seat=seat)
+        owner = state.created.seats[seat].account_id
+        if not owner or owner != caller.account_id:
+            raise errors.denied("seat.not_yours", seat=seat)
         if not aggregate.token_matches(state, seat, token):
             raise errors.denied("seat.bad_token", seat=seat)
+
+
+def check_command_id(command_id: str) -> None:
+    check_id("command_id", command_id)
+    problem = client_id_problem(command_id)
+    if problem is not None:
+        raise errors.invalid(problem, field="command_id")
 
 
 __all__ = ["Engine", "Ports", "SeedVault", "stream_of"]

@@ -15,16 +15,21 @@ import asyncpg
 import grpc
 import structlog
 from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
 
 from services.engine import bus_api, grpc_api
 from services.engine.app import Engine, Ports
 from services.engine.config import EngineConfig
+from services.engine.policies import POLICIES
+from tavola.accounts.auth import Authenticator
+from tavola.accounts.directory import AccountDirectory, DirectoryPorts
 from tavola.bus import subjects
 from tavola.bus.relay import Relay
 from tavola.eventlog.migrate import migrate
 from tavola.eventlog.postgres import PostgresEventStore
-from tavola.protocol.grpc_server import MalformedRequestInterceptor
 from tavola.service import runtime
+from tavola.service.edge import EdgeInterceptor
+from tavola.service.limits import Limiter, LimitSettings
 from tavola.service.seeds import PostgresSeedVault
 
 log = structlog.get_logger(__name__)
@@ -73,6 +78,36 @@ class _PokingStore(PostgresEventStore):
         return result
 
 
+def _edge(store: PostgresEventStore) -> tuple[EdgeInterceptor, Authenticator]:
+    """The public edge: bearer tokens checked against the accounts in the log."""
+    directory = AccountDirectory(
+        DirectoryPorts(
+            store=store,
+            new_id=uuid.uuid4,
+            new_secret=lambda: secrets.token_urlsafe(32),
+            new_token_id=lambda: secrets.token_hex(6),
+            now_ms=now_ms,
+        )
+    )
+    authenticator = Authenticator(directory.load, time.monotonic)
+    limiter = Limiter(LimitSettings.from_env(), time.monotonic)
+    return EdgeInterceptor(authenticator.authenticate, limiter, POLICIES), authenticator
+
+
+async def _forget_changed_accounts(
+    nc: NATS, names: subjects.Subjects, authenticator: Authenticator
+) -> None:
+    """A change to an account (a token issued or revoked) seen on the bus drops its cached
+    fold at once, so a revoked token stops working within moments on every engine."""
+    prefix = f"{names.events_prefix}.account."
+
+    async def on_change(msg: Msg) -> None:
+        account_id = msg.subject.removeprefix(prefix).split(".", 1)[0]
+        authenticator.invalidate(account_id)
+
+    await nc.subscribe(names.account_events_all, cb=on_change)
+
+
 @contextlib.asynccontextmanager
 async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
     async with contextlib.AsyncExitStack() as stack:
@@ -99,13 +134,15 @@ async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
         relay = Relay(pool, store, js, names)
         store.relay = relay
         await bus_api.serve(nc, engine, names)
+        edge, authenticator = _edge(store)
         server = grpc.aio.server(
-            interceptors=[MalformedRequestInterceptor()],
+            interceptors=[runtime.metrics_interceptor(), edge],
             options=[
                 ("grpc.max_receive_message_length", config.max_message_bytes),
             ],
         )
         grpc_api.add_to_server(server, engine, nc, names)
+        await _forget_changed_accounts(nc, names, authenticator)
         runtime.add_health_and_reflection(server, grpc_api.SERVICE_NAMES)
         port = server.add_insecure_port(config.grpc_address)
         if port == 0:

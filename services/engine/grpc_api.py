@@ -1,19 +1,20 @@
 """The public gRPC API, served by the engine on the platform's one client address.
 
-GameService is answered here; LobbyService and ScoringService calls are forwarded to their
-services over NATS request/reply. Every handler binds table/match/seat ids to the log
-context and maps ServiceError to a precise status with an ErrorInfo detail.
+GameService is answered here; LobbyService, AccountService and ScoringService calls are
+forwarded to their services over NATS request/reply with the authenticated account. The
+edge interceptor (``tavola.service.edge``) has already authenticated the caller, checked
+the method's scopes and limits and every field's bounds, and answers every error with its
+documented status; handlers here take the caller from ``current_principal()``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any, TypeVar
 
 import grpc
-import structlog
 from google.protobuf.message import Message
 from nats.aio.client import Client as NATS
 
@@ -22,9 +23,11 @@ from services.engine.app import Engine
 from services.engine.mapping import stream_of
 from tavola.bus import rpc, subjects
 from tavola.protocol.envelopes import SPECTATOR
-from tavola.protocol.errors import ServiceError
-from tavola.protocol.grpc_errors import abort
+from tavola.protocol.errors import invalid
+from tavola.service.edge import current_principal
 from tavola.v1 import (
+    account_pb2,
+    account_pb2_grpc,
     game_pb2,
     game_pb2_grpc,
     lobby_pb2,
@@ -33,31 +36,9 @@ from tavola.v1 import (
     scoring_pb2_grpc,
 )
 
-log = structlog.get_logger(__name__)
 R = TypeVar("R", bound=Message)
-LIVE_POLL_SECONDS = 1.0
-
-
-async def _guard(
-    context: grpc.aio.ServicerContext,
-    rpc_name: str,
-    request: Message,
-    call: Callable[[], Awaitable[R]],
-) -> R:
-    with structlog.contextvars.bound_contextvars(rpc=rpc_name, **_ids(request)):
-        try:
-            return await call()
-        except ServiceError as error:
-            log.info("rpc.rejected", code=error.code.name, reason=error.reason.code)
-            await abort(context, error)
-
-
-def _ids(request: Message) -> dict[str, Any]:
-    out = {}
-    for name in ("table_id", "match_id", "seat"):
-        if any(f.name == name for f in request.DESCRIPTOR.fields):
-            out[name] = getattr(request, name)
-    return out
+SAFETY_POLL_SECONDS = 15.0  # streams are woken by appends; this only covers a lost wakeup
+BACKLOG_PAGE = 256  # a reconnecting client's backlog is read and sent in pages
 
 
 class GameApi(game_pb2_grpc.GameServiceServicer):
@@ -69,155 +50,201 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
     async def SubmitAction(
         self, request: game_pb2.SubmitActionRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.SubmitActionResponse:
-        return await _guard(context, "SubmitAction", request, lambda: self._engine.submit(request))
+        return await self._engine.submit(request, current_principal())
 
     async def GetView(
         self, request: game_pb2.GetViewRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.GetViewResponse:
-        return await _guard(context, "GetView", request, lambda: self._engine.view(request))
+        return await self._engine.view(request, current_principal())
 
     async def ExplainAction(
         self, request: game_pb2.ExplainActionRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.ExplainActionResponse:
-        return await _guard(
-            context, "ExplainAction", request, lambda: self._engine.explain(request)
-        )
+        return await self._engine.explain(request, current_principal())
 
     async def GetMatch(
         self, request: game_pb2.GetMatchRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.GetMatchResponse:
-        return await _guard(context, "GetMatch", request, lambda: self._engine.get_match(request))
+        return await self._engine.get_match(request)
 
     async def LeaveMatch(
         self, request: game_pb2.LeaveMatchRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.LeaveMatchResponse:
-        return await _guard(context, "LeaveMatch", request, lambda: self._engine.leave(request))
+        return await self._engine.leave(request, current_principal())
 
     async def TakeBack(
         self, request: game_pb2.TakeBackRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.TakeBackResponse:
-        return await _guard(context, "TakeBack", request, lambda: self._engine.take_back(request))
+        return await self._engine.take_back(request, current_principal())
 
     async def ExportMatch(
         self, request: game_pb2.ExportMatchRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.ExportMatchResponse:
-        return await _guard(context, "ExportMatch", request, lambda: self._engine.export(request))
+        return await self._engine.export(request)
 
     async def GetHint(
         self, request: game_pb2.GetHintRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.GetHintResponse:
-        return await _guard(context, "GetHint", request, lambda: self._engine.hint(request))
+        return await self._engine.hint(request, current_principal())
 
     async def StreamEvents(
         self, request: game_pb2.StreamEventsRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[game_pb2.StreamEventsResponse]:
+        """The backlog after ``after_version`` in pages, then each event as it is appended
+        (woken by this engine's appends and, for other engines', by the bus)."""
         seat = request.seat
-        await _guard(
-            context,
-            "StreamEvents",
-            request,
-            lambda: self._engine.authorize_stream(request.match_id, seat, request.seat_token),
+        if seat < SPECTATOR:
+            raise invalid("game.no_such_seat", seat=seat)
+        state = await self._engine.authorize_stream(
+            request.match_id, seat, request.seat_token, current_principal()
         )
+        if request.after_version > state.version:
+            raise invalid(
+                "request.invalid", field="after_version", detail=f"at most {state.version}"
+            )
         viewer = SPECTATOR if seat < 0 else seat
-        wakeup = asyncio.Event()
+        match_id = request.match_id
+        wakeup = self._engine.watch(match_id)
 
         async def on_message(_msg: Any) -> None:
             wakeup.set()
 
-        subject = self._names.stream_subject(stream_of(request.match_id))
-        sub = await self._nc.subscribe(subject, cb=on_message)
+        sub = await self._nc.subscribe(
+            self._names.stream_subjects(stream_of(match_id)), cb=on_message
+        )
         metrics.STREAMS_OPEN.inc()
         last = request.after_version
         try:
             while True:
                 wakeup.clear()
-                envelopes = await self._engine.events_after(request.match_id, viewer, last)
+                envelopes = await self._engine.events_after(
+                    match_id, viewer, last, BACKLOG_PAGE, request.locale
+                )
                 for envelope in envelopes:
                     yield game_pb2.StreamEventsResponse(event=envelope)
                     last = envelope.version
                     if request.until_end and envelope.type == "match.SeedRevealed":
                         return
+                if len(envelopes) == BACKLOG_PAGE:
+                    continue  # more backlog: the next page at once
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(wakeup.wait(), LIVE_POLL_SECONDS)
+                    await asyncio.wait_for(wakeup.wait(), SAFETY_POLL_SECONDS)
         finally:
             metrics.STREAMS_OPEN.dec()
-            await sub.unsubscribe()
+            self._engine.unwatch(match_id, wakeup)
+            with contextlib.suppress(Exception):
+                await sub.unsubscribe()
 
 
 class _Forwarder:
-    """Forwards a service's RPCs over NATS request/reply."""
+    """Forwards a service's RPCs over NATS request/reply, with the calling account."""
 
-    def __init__(self, nc: NATS, prefix: str) -> None:
+    def __init__(self, nc: NATS, prefix: str, service: str) -> None:
         self._nc = nc
         self._prefix = prefix
+        self._service = service
 
-    async def forward(
-        self,
-        context: grpc.aio.ServicerContext,
-        method: str,
-        request: Message,
-        response_type: type[R],
-    ) -> R:
-        async def call() -> R:
-            return await rpc.call(self._nc, self._prefix, method, request, response_type)
-
-        return await _guard(context, method, request, call)
+    async def forward(self, method: str, request: Message, response_type: type[R]) -> R:
+        return await rpc.call(
+            self._nc,
+            self._prefix,
+            method,
+            request,
+            response_type,
+            principal=current_principal(),
+            locale=str(getattr(request, "locale", "") or ""),
+            service=self._service,
+        )
 
 
 class LobbyApi(lobby_pb2_grpc.LobbyServiceServicer):
     def __init__(self, nc: NATS, names: subjects.Subjects) -> None:
-        self._fwd = _Forwarder(nc, names.lobby_rpc)
+        self._fwd = _Forwarder(nc, names.lobby_rpc, "lobby")
 
     async def ListGames(self, request: Any, context: Any) -> lobby_pb2.ListGamesResponse:
-        return await self._fwd.forward(context, "ListGames", request, lobby_pb2.ListGamesResponse)
+        return await self._fwd.forward("ListGames", request, lobby_pb2.ListGamesResponse)
 
     async def CreateTable(self, request: Any, context: Any) -> lobby_pb2.CreateTableResponse:
-        return await self._fwd.forward(
-            context, "CreateTable", request, lobby_pb2.CreateTableResponse
-        )
+        return await self._fwd.forward("CreateTable", request, lobby_pb2.CreateTableResponse)
 
     async def GetTable(self, request: Any, context: Any) -> lobby_pb2.GetTableResponse:
-        return await self._fwd.forward(context, "GetTable", request, lobby_pb2.GetTableResponse)
+        return await self._fwd.forward("GetTable", request, lobby_pb2.GetTableResponse)
 
     async def SitDown(self, request: Any, context: Any) -> lobby_pb2.SitDownResponse:
-        return await self._fwd.forward(context, "SitDown", request, lobby_pb2.SitDownResponse)
+        return await self._fwd.forward("SitDown", request, lobby_pb2.SitDownResponse)
 
     async def FillWithBots(self, request: Any, context: Any) -> lobby_pb2.FillWithBotsResponse:
-        return await self._fwd.forward(
-            context, "FillWithBots", request, lobby_pb2.FillWithBotsResponse
-        )
+        return await self._fwd.forward("FillWithBots", request, lobby_pb2.FillWithBotsResponse)
 
     async def StartMatch(self, request: Any, context: Any) -> lobby_pb2.StartMatchResponse:
-        return await self._fwd.forward(context, "StartMatch", request, lobby_pb2.StartMatchResponse)
+        return await self._fwd.forward("StartMatch", request, lobby_pb2.StartMatchResponse)
+
+    async def InviteToTable(self, request: Any, context: Any) -> lobby_pb2.InviteToTableResponse:
+        return await self._fwd.forward("InviteToTable", request, lobby_pb2.InviteToTableResponse)
+
+    async def ChangeTableOptions(
+        self, request: Any, context: Any
+    ) -> lobby_pb2.ChangeTableOptionsResponse:
+        return await self._fwd.forward(
+            "ChangeTableOptions", request, lobby_pb2.ChangeTableOptionsResponse
+        )
+
+    async def ListTables(self, request: Any, context: Any) -> lobby_pb2.ListTablesResponse:
+        return await self._fwd.forward("ListTables", request, lobby_pb2.ListTablesResponse)
+
+
+class AccountApi(account_pb2_grpc.AccountServiceServicer):
+    def __init__(self, nc: NATS, names: subjects.Subjects) -> None:
+        self._fwd = _Forwarder(nc, names.account_rpc, "lobby")
+
+    async def WhoAmI(self, request: Any, context: Any) -> account_pb2.WhoAmIResponse:
+        return await self._fwd.forward("WhoAmI", request, account_pb2.WhoAmIResponse)
+
+    async def CreateAccount(self, request: Any, context: Any) -> account_pb2.CreateAccountResponse:
+        return await self._fwd.forward("CreateAccount", request, account_pb2.CreateAccountResponse)
+
+    async def GetAccount(self, request: Any, context: Any) -> account_pb2.GetAccountResponse:
+        return await self._fwd.forward("GetAccount", request, account_pb2.GetAccountResponse)
+
+    async def IssueToken(self, request: Any, context: Any) -> account_pb2.IssueTokenResponse:
+        return await self._fwd.forward("IssueToken", request, account_pb2.IssueTokenResponse)
+
+    async def RevokeToken(self, request: Any, context: Any) -> account_pb2.RevokeTokenResponse:
+        return await self._fwd.forward("RevokeToken", request, account_pb2.RevokeTokenResponse)
+
+    async def ListTokens(self, request: Any, context: Any) -> account_pb2.ListTokensResponse:
+        return await self._fwd.forward("ListTokens", request, account_pb2.ListTokensResponse)
+
+    async def ListAccounts(self, request: Any, context: Any) -> account_pb2.ListAccountsResponse:
+        return await self._fwd.forward("ListAccounts", request, account_pb2.ListAccountsResponse)
 
 
 class ScoringApi(scoring_pb2_grpc.ScoringServiceServicer):
     def __init__(self, nc: NATS, names: subjects.Subjects) -> None:
-        self._fwd = _Forwarder(nc, names.scoring_rpc)
+        self._fwd = _Forwarder(nc, names.scoring_rpc, "scoring")
 
     async def GetMatchStandings(
         self, request: Any, context: Any
     ) -> scoring_pb2.GetMatchStandingsResponse:
         return await self._fwd.forward(
-            context, "GetMatchStandings", request, scoring_pb2.GetMatchStandingsResponse
+            "GetMatchStandings", request, scoring_pb2.GetMatchStandingsResponse
         )
 
     async def GetPlayerStandings(
         self, request: Any, context: Any
     ) -> scoring_pb2.GetPlayerStandingsResponse:
         return await self._fwd.forward(
-            context, "GetPlayerStandings", request, scoring_pb2.GetPlayerStandingsResponse
+            "GetPlayerStandings", request, scoring_pb2.GetPlayerStandingsResponse
         )
 
     async def GetRatings(self, request: Any, context: Any) -> scoring_pb2.GetRatingsResponse:
-        return await self._fwd.forward(
-            context, "GetRatings", request, scoring_pb2.GetRatingsResponse
-        )
+        return await self._fwd.forward("GetRatings", request, scoring_pb2.GetRatingsResponse)
 
 
 SERVICE_NAMES = (
     game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
     lobby_pb2.DESCRIPTOR.services_by_name["LobbyService"].full_name,
+    account_pb2.DESCRIPTOR.services_by_name["AccountService"].full_name,
     scoring_pb2.DESCRIPTOR.services_by_name["ScoringService"].full_name,
 )
 
@@ -227,4 +254,5 @@ def add_to_server(
 ) -> None:
     game_pb2_grpc.add_GameServiceServicer_to_server(GameApi(engine, nc, names), server)
     lobby_pb2_grpc.add_LobbyServiceServicer_to_server(LobbyApi(nc, names), server)
+    account_pb2_grpc.add_AccountServiceServicer_to_server(AccountApi(nc, names), server)
     scoring_pb2_grpc.add_ScoringServiceServicer_to_server(ScoringApi(nc, names), server)

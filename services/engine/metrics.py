@@ -15,6 +15,11 @@ MATCHES_FINISHED = Counter("tavola_engine_matches_finished_total", "Matches fini
 TIMER_EXPIRIES = Counter(
     "tavola_engine_timer_expiries_total", "Automatic moves on timeout", ["game"]
 )
+TIMER_FAILURES = Counter(
+    "tavola_engine_timer_failures_total",
+    "Deadlines whose automatic move could not be made (a bug; given up, never looped)",
+    ["game"],
+)
 TAKE_BACKS = Counter(
     "tavola_engine_take_backs_total", "Moves taken back at practice tables", ["game"]
 )

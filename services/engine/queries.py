@@ -32,6 +32,7 @@ from tavola.v1 import events_pb2, game_pb2, lobby_pb2
 
 if TYPE_CHECKING:
     from services.engine.app import Ports
+    from services.engine.callers import Caller
 
 
 class QueryMixin:
@@ -44,19 +45,25 @@ class QueryMixin:
     def _fold(self, state: MatchState | None, stored: list[StoredEvent]) -> MatchState:
         raise NotImplementedError
 
-    def _authorize(self, state: MatchState, seat: int, token: str, internal: bool) -> None:
+    def _authorize(
+        self, state: MatchState, seat: int, token: str, caller: Caller, reading: bool = False
+    ) -> None:
         raise NotImplementedError
 
     # ----- reading -----------------------------------------------------------------------
     async def view(
-        self, request: game_pb2.GetViewRequest, internal: bool = False
+        self, request: game_pb2.GetViewRequest, caller: Caller
     ) -> game_pb2.GetViewResponse:
         state = await self.load(request.match_id)
-        if request.at_version:
-            state = await self._state_at(request.match_id, request.at_version)
         seat = request.seat
         if seat != SPECTATOR:
-            self._authorize(state, seat, request.seat_token, internal)
+            self._authorize(state, seat, request.seat_token, caller, reading=True)
+        if request.at_version:
+            if request.at_version > state.version:
+                raise errors.invalid(
+                    "request.invalid", field="at_version", detail=f"at most {state.version}"
+                )
+            state = await self._state_at(request.match_id, request.at_version)
         locale = request.locale or "en"
         game = state.game
         viewer = None if seat == SPECTATOR else seat
@@ -83,10 +90,10 @@ class QueryMixin:
         return self._fold(None, stored)
 
     async def explain(
-        self, request: game_pb2.ExplainActionRequest, internal: bool = False
+        self, request: game_pb2.ExplainActionRequest, caller: Caller
     ) -> game_pb2.ExplainActionResponse:
         state = await self.load(request.match_id)
-        self._authorize(state, request.seat, request.seat_token, internal)
+        self._authorize(state, request.seat, request.seat_token, caller)
         locale = request.locale or "en"
         try:
             aggregate.decide_action(state, request.seat, request.action)
@@ -111,10 +118,12 @@ class QueryMixin:
             events=[records_export.to_record(s) for s in stored],
         )
 
-    async def hint(self, request: game_pb2.GetHintRequest) -> game_pb2.GetHintResponse:
+    async def hint(
+        self, request: game_pb2.GetHintRequest, caller: Caller
+    ) -> game_pb2.GetHintResponse:
         """The hard bot's choice for the seat, from exactly what the seat knows."""
         state = await self.load(request.match_id)
-        self._authorize(state, request.seat, request.seat_token, internal=False)
+        self._authorize(state, request.seat, request.seat_token, caller)
         game = state.game
         legal = game.legal_actions(state.game_state, request.seat) if not state.ended else ()
         if not legal:
@@ -175,6 +184,7 @@ class QueryMixin:
                     is_bot=s.is_bot,
                     bot_level=s.bot_level,
                     bot_think_ms=s.bot_think_ms,
+                    account_id="" if s.bot_level else s.account_id,
                 )
                 for s in (state.seat(i) for i in range(state.players))
             ],
@@ -182,15 +192,22 @@ class QueryMixin:
         )
 
     async def events_after(
-        self, match_id: str, viewer: int, after_version: int
+        self,
+        match_id: str,
+        viewer: int,
+        after_version: int,
+        limit: int | None = None,
+        locale: str = "",
     ) -> list[events_pb2.EventEnvelope]:
-        stored = await self._ports.store.read_stream(stream_of(match_id), after_version)
+        stored = await self._ports.store.read_stream(stream_of(match_id), after_version, limit)
         state = self._cache.get(match_id)
         table_id = state.created.table_id if state else ""
-        return [to_envelope(s, viewer, table_id) for s in stored]
+        return [to_envelope(s, viewer, table_id, locale) for s in stored]
 
-    async def authorize_stream(self, match_id: str, seat: int, token: str) -> MatchState:
+    async def authorize_stream(
+        self, match_id: str, seat: int, token: str, caller: Caller
+    ) -> MatchState:
         state = await self.load(match_id)
         if seat != SPECTATOR:
-            self._authorize(state, seat, token, internal=False)
+            self._authorize(state, seat, token, caller, reading=True)
         return state

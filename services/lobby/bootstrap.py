@@ -1,4 +1,4 @@
-"""Composition root of the lobby."""
+"""Composition root of the lobby (tables and accounts)."""
 
 from __future__ import annotations
 
@@ -6,21 +6,44 @@ import asyncio
 import contextlib
 import os
 import secrets
+import time
 import uuid
 from datetime import UTC, datetime
+from typing import Any
 
 import structlog
+from nats.aio.msg import Msg
 
+from services.lobby.accounts import Accounts
 from services.lobby.app import Lobby, LobbyPorts
+from services.lobby.storage import PostgresTableIndex, account_lister, ensure_schema
+from tavola.accounts.directory import AccountDirectory, DirectoryPorts
 from tavola.bus import rpc, subjects
+from tavola.bus.consumer import subscribe_events
 from tavola.eventlog.migrate import migrate
 from tavola.eventlog.postgres import PostgresEventStore
 from tavola.service import runtime
 from tavola.service.config import ServiceConfig
 from tavola.service.seeds import PostgresSeedVault
-from tavola.v1 import internal_pb2, lobby_pb2
+from tavola.v1 import account_pb2, events_pb2, internal_pb2, lobby_pb2
 
 log = structlog.get_logger(__name__)
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def directory_for(store: PostgresEventStore) -> AccountDirectory:
+    return AccountDirectory(
+        DirectoryPorts(
+            store=store,
+            new_id=uuid.uuid4,
+            new_secret=lambda: secrets.token_urlsafe(32),
+            new_token_id=lambda: secrets.token_hex(6),
+            now_ms=now_ms,
+        )
+    )
 
 
 async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
@@ -28,6 +51,7 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
         pool = await runtime.create_pool(config.database_url)
         stack.push_async_callback(pool.close)
         await migrate(pool)
+        await ensure_schema(pool)
         nc = await runtime.connect_nats(config.nats_url, "lobby")
         stack.push_async_callback(nc.drain)
         vault = PostgresSeedVault(pool)
@@ -36,23 +60,37 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
         async def create_match(request: internal_pb2.CreateMatchRequest) -> object:
             return await rpc.call(
                 nc,
-                names.engine_rpc,
+                names.engine_rpc("lobby"),
                 "CreateMatch",
                 request,
                 internal_pb2.CreateMatchResponse,
-                internal=True,
+                service="engine",
             )
 
+        store = PostgresEventStore(pool, clock=lambda: datetime.now(UTC))
+        directory = directory_for(store)
         lobby = Lobby(
             LobbyPorts(
-                store=PostgresEventStore(pool, clock=lambda: datetime.now(UTC)),
+                tables=PostgresTableIndex(pool, store),
+                store=store,
+                accounts=directory,
                 create_seed=vault.create,
                 create_match=create_match,
                 new_id=uuid.uuid4,
                 new_token=lambda: secrets.token_urlsafe(24),
+                now_ms=now_ms,
             )
         )
-        await rpc.serve(nc, names.lobby_rpc, subjects.LOBBY_QUEUE, _methods(lobby))
+        accounts = Accounts(directory, account_lister(pool, directory))
+        await rpc.serve(nc, names.lobby_rpc, subjects.LOBBY_QUEUE, _lobby_methods(lobby))
+        await rpc.serve(nc, names.account_rpc, subjects.LOBBY_QUEUE, _account_methods(accounts))
+        js = nc.jetstream()
+        await runtime.await_event_stream(js, names)
+
+        async def ended(envelope: events_pb2.EventEnvelope, _msg: Msg) -> None:
+            await lobby.match_finished(envelope.match_id)
+
+        await subscribe_events(js, names.matches_ended, subjects.LOBBY_GROUP, ended)
         server, port = await runtime.start_health_server(
             os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0")
         )
@@ -63,18 +101,42 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
         log.info("lobby.stopping")
 
 
-def _methods(lobby: Lobby) -> dict[str, rpc.Method]:
-    def public(handler):  # type: ignore[no-untyped-def]
-        async def call(request, internal):  # type: ignore[no-untyped-def]
-            return await handler(request)
+def _caller(handler: Any) -> Any:
+    """A bus handler for a method forwarded from the public API: it needs the account."""
 
-        return call
+    async def call(request: Any, context: rpc.Request) -> Any:
+        return await handler(request, context.caller())
 
+    return call
+
+
+def _lobby_methods(lobby: Lobby) -> dict[str, rpc.Method]:
     return {
-        "ListGames": rpc.Method(lobby_pb2.ListGamesRequest, public(lobby.list_games)),
-        "CreateTable": rpc.Method(lobby_pb2.CreateTableRequest, public(lobby.create_table)),
-        "GetTable": rpc.Method(lobby_pb2.GetTableRequest, public(lobby.get_table)),
-        "SitDown": rpc.Method(lobby_pb2.SitDownRequest, public(lobby.sit_down)),
-        "FillWithBots": rpc.Method(lobby_pb2.FillWithBotsRequest, public(lobby.fill_with_bots)),
-        "StartMatch": rpc.Method(lobby_pb2.StartMatchRequest, public(lobby.start_match)),
+        "ListGames": rpc.Method(lobby_pb2.ListGamesRequest, _caller(lobby.list_games)),
+        "CreateTable": rpc.Method(lobby_pb2.CreateTableRequest, _caller(lobby.create_table)),
+        "GetTable": rpc.Method(lobby_pb2.GetTableRequest, _caller(lobby.get_table)),
+        "SitDown": rpc.Method(lobby_pb2.SitDownRequest, _caller(lobby.sit_down)),
+        "FillWithBots": rpc.Method(lobby_pb2.FillWithBotsRequest, _caller(lobby.fill_with_bots)),
+        "StartMatch": rpc.Method(lobby_pb2.StartMatchRequest, _caller(lobby.start_match)),
+        "InviteToTable": rpc.Method(lobby_pb2.InviteToTableRequest, _caller(lobby.invite)),
+        "ChangeTableOptions": rpc.Method(
+            lobby_pb2.ChangeTableOptionsRequest, _caller(lobby.change_options)
+        ),
+        "ListTables": rpc.Method(lobby_pb2.ListTablesRequest, _caller(lobby.list_tables)),
+    }
+
+
+def _account_methods(accounts: Accounts) -> dict[str, rpc.Method]:
+    return {
+        "WhoAmI": rpc.Method(account_pb2.WhoAmIRequest, _caller(accounts.who_am_i)),
+        "CreateAccount": rpc.Method(
+            account_pb2.CreateAccountRequest, _caller(accounts.create_account)
+        ),
+        "GetAccount": rpc.Method(account_pb2.GetAccountRequest, _caller(accounts.get_account)),
+        "IssueToken": rpc.Method(account_pb2.IssueTokenRequest, _caller(accounts.issue_token)),
+        "RevokeToken": rpc.Method(account_pb2.RevokeTokenRequest, _caller(accounts.revoke_token)),
+        "ListTokens": rpc.Method(account_pb2.ListTokensRequest, _caller(accounts.list_tokens)),
+        "ListAccounts": rpc.Method(
+            account_pb2.ListAccountsRequest, _caller(accounts.list_accounts)
+        ),
     }

@@ -10,7 +10,8 @@ import asyncpg
 import structlog
 
 from services.scoring import metrics
-from services.scoring.ratings import rating_pb
+from services.scoring.ratings import check_game, rating_pb
+from tavola.accounts.model import NameClaimed, name_stream
 from tavola.eventlog.model import Cursor, EventStore, StoredEvent
 from tavola.match.events import MatchCreated, MatchEnded
 from tavola.protocol import errors
@@ -56,7 +57,7 @@ class Scoring:
                 return False
             await conn.executemany(
                 "INSERT INTO match_standings (match_id, seat, game, player_name, is_bot, score,"
-                " rank, house_rules) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
+                " rank, house_rules, account_id) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)",
                 [
                     (
                         created.match_id,
@@ -67,6 +68,7 @@ class Scoring:
                         s.score,
                         s.rank,
                         bool(created.house_rules),
+                        "" if created.seats[s.seat].bot_level else created.seats[s.seat].account_id,
                     )
                     for s in ended.standings
                 ],
@@ -74,6 +76,14 @@ class Scoring:
         metrics.RESULTS.labels(outcome="applied").inc()
         log.info("standings.recorded", match_id=created.match_id, game=created.game)
         return True
+
+    async def _account_of(self, name: str) -> str:
+        """The account holding a display name ("" when none does)."""
+        stored = await self._store.read_stream(name_stream(name), limit=1) if name else []
+        if not stored:
+            return ""
+        claim = codec.decode_payload("", stored[0].type, stored[0].payload)
+        return claim.account_id if isinstance(claim, NameClaimed) else ""
 
     async def apply_stored(self, event: StoredEvent) -> bool:
         return await self.apply(event.event_id, event.stream_id, event.payload)
@@ -112,6 +122,7 @@ class Scoring:
                     score=r["score"],
                     rank=r["rank"],
                     is_bot=r["is_bot"],
+                    account_id=r["account_id"],
                 )
                 for r in rows
             ],
@@ -120,16 +131,21 @@ class Scoring:
     async def player_standings(
         self, request: scoring_pb2.GetPlayerStandingsRequest
     ) -> scoring_pb2.GetPlayerStandingsResponse:
+        check_game(request.game)
+        account_id = await self._account_of(request.player_name)
         row: Any = await self._pool.fetchrow(
             "SELECT count(*) AS matches, count(*) FILTER (WHERE rank = 1) AS wins,"
             " coalesce(sum(rank), 0) AS rank_sum FROM match_standings"
-            " WHERE player_name = $1 AND ($2 = '' OR game = $2)",
+            " WHERE (account_id = $1 OR (account_id = '' AND player_name = $2 AND NOT is_bot))"
+            " AND ($3 = '' OR game = $3)",
+            account_id,
             request.player_name,
             request.game,
         )
         ratings = await self._pool.fetch(
-            "SELECT * FROM ratings WHERE player = $1 AND ($2 = '' OR game = $2) ORDER BY game",
-            request.player_name,
+            "SELECT * FROM ratings WHERE player = ANY($1::text[]) AND ($2 = '' OR game = $2)"
+            " ORDER BY game, player",
+            [account_id, f"name:{request.player_name}"],
             request.game,
         )
         return scoring_pb2.GetPlayerStandingsResponse(

@@ -45,7 +45,7 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
         stack.push_async_callback(nc.drain)
         js = nc.jetstream()
         names = subjects.Subjects(config.namespace)
-        await runtime.ensure_event_stream(js, names)
+        await runtime.await_event_stream(js, names)
 
         async def handle(envelope: events_pb2.EventEnvelope, _msg: Msg) -> None:
             if envelope.type == ENDED:
@@ -55,20 +55,20 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
                     envelope.payload.SerializeToString(deterministic=True),
                 )
 
-        await subscribe_events(js, names.match_events_all, subjects.SCORING_GROUP, handle)
+        await subscribe_events(js, names.matches_ended, subjects.SCORING_GROUP, handle)
 
         async def match(
-            request: scoring_pb2.GetMatchStandingsRequest, _internal: bool
+            request: scoring_pb2.GetMatchStandingsRequest, _: rpc.Request
         ) -> scoring_pb2.GetMatchStandingsResponse:
             return await scoring.match_standings(request)
 
         async def ratings_ladder(
-            request: scoring_pb2.GetRatingsRequest, _internal: bool
+            request: scoring_pb2.GetRatingsRequest, _: rpc.Request
         ) -> scoring_pb2.GetRatingsResponse:
             return await ladder(pool, request)
 
         async def player(
-            request: scoring_pb2.GetPlayerStandingsRequest, _internal: bool
+            request: scoring_pb2.GetPlayerStandingsRequest, _: rpc.Request
         ) -> scoring_pb2.GetPlayerStandingsResponse:
             return await scoring.player_standings(request)
 

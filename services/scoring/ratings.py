@@ -20,7 +20,8 @@ from openskill.models import PlackettLuce
 
 from tavola.eventlog.model import Cursor, EventStore, StoredEvent
 from tavola.eventlog.tracking import load_position, save_position
-from tavola.match.events import MatchCreated, MatchEnded
+from tavola.match.events import MatchCreated, MatchEnded, SeatInfo
+from tavola.protocol import errors
 from tavola.protocol import events as codec
 from tavola.rules import registry
 from tavola.v1 import scoring_pb2
@@ -32,9 +33,16 @@ ENDED = "match.MatchEnded"
 MODEL = PlackettLuce()
 
 
+def seat_key(seat: SeatInfo) -> str:
+    """Whom a seat's result counts for: its account (matches recorded before accounts
+    existed: its name)."""
+    return seat.account_id or f"name:{seat.player_name}"
+
+
 def is_rated(created: MatchCreated) -> bool:
-    names = [s.player_name for s in created.seats]
-    return len(set(names)) == len(names) and not any(s.bot_level for s in created.seats)
+    """Rated when no seat is the platform's bot and every seat is another player."""
+    keys = [seat_key(s) for s in created.seats]
+    return len(set(keys)) == len(keys) and not any(s.bot_level for s in created.seats)
 
 
 def teams_of(created: MatchCreated) -> list[list[int]]:
@@ -111,7 +119,8 @@ class RatingsProjection:
         assert isinstance(ended, MatchEnded)
         if not is_rated(created):
             return
-        keys = [s.player_name for s in created.seats]
+        keys = [seat_key(s) for s in created.seats]
+        names = {seat_key(s): s.player_name for s in created.seats}
         current = await _load(conn, created.game, keys)
         teams = teams_of(created)
         rank = {s.seat: s.rank for s in ended.standings}
@@ -125,10 +134,11 @@ class RatingsProjection:
             for seat, rating in zip(team, new, strict=True)
         }
         await conn.executemany(
-            "INSERT INTO ratings (player, game, mu, sigma, matches) VALUES ($1,$2,$3,$4,1)"
+            "INSERT INTO ratings (player, game, mu, sigma, matches, name)"
+            " VALUES ($1,$2,$3,$4,1,$5)"
             " ON CONFLICT (player, game) DO UPDATE SET mu = excluded.mu,"
-            " sigma = excluded.sigma, matches = ratings.matches + 1",
-            [(key, created.game, r.mu, r.sigma) for key, r in sorted(updates.items())],
+            " sigma = excluded.sigma, matches = ratings.matches + 1, name = excluded.name",
+            [(key, created.game, r.mu, r.sigma, names[key]) for key, r in sorted(updates.items())],
         )
         log.info("ratings.updated", match_id=created.match_id, game=created.game)
 
@@ -146,9 +156,22 @@ async def _load(conn: Any, game: str, keys: Sequence[str]) -> dict[str, Any]:
     return {key: found.get(key) or MODEL.rating(name=key) for key in keys}
 
 
+MAX_LADDER = 500
+
+
+def check_game(game: str, required: bool = False) -> None:
+    """A game named in a request must be one the platform hosts."""
+    if not game and not required:
+        return
+    if game not in registry.names():
+        raise errors.invalid("game.unknown", game=game)
+
+
 def rating_pb(row: Any) -> scoring_pb2.Rating:
+    key = row["player"]
     return scoring_pb2.Rating(
-        player=row["player"],
+        player=row["name"] or key.removeprefix("name:"),
+        account_id="" if key.startswith("name:") else key,
         mu=row["mu"],
         sigma=row["sigma"],
         ordinal=row["mu"] - 3 * row["sigma"],
@@ -159,6 +182,9 @@ def rating_pb(row: Any) -> scoring_pb2.Rating:
 async def ladder(
     pool: asyncpg.Pool, request: scoring_pb2.GetRatingsRequest
 ) -> scoring_pb2.GetRatingsResponse:
+    check_game(request.game, required=True)
+    if not 0 <= request.limit <= MAX_LADDER:
+        raise errors.invalid("request.invalid", field="limit", detail=f"0 to {MAX_LADDER}")
     rows = await pool.fetch(
         "SELECT * FROM ratings WHERE game = $1 ORDER BY mu - 3 * sigma DESC, player LIMIT $2",
         request.game,

@@ -23,3 +23,8 @@ CREATE TABLE IF NOT EXISTS ratings (
     matches bigint NOT NULL,
     PRIMARY KEY (player, game)
 );
+-- Results and ratings count for accounts: `player` is the account id (matches recorded
+-- before accounts existed: "name:<player name>"), `name` its display name when rated.
+ALTER TABLE ratings ADD COLUMN IF NOT EXISTS name text NOT NULL DEFAULT '';
+ALTER TABLE match_standings ADD COLUMN IF NOT EXISTS account_id text NOT NULL DEFAULT '';
+CREATE INDEX IF NOT EXISTS match_standings_account ON match_standings (account_id, game);

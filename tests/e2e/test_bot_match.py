@@ -214,7 +214,9 @@ def test_a_thinking_time_over_a_minute_is_refused(client):
 
 
 def test_a_player_who_leaves_is_replaced_by_a_bot_that_plays_the_match_to_its_end(client):
-    match_id, tokens = bot_table(client, "fan-tan", 4, humans=1, level="medium")
+    match_id, tokens = bot_table(
+        client, "fan-tan", 4, {"timers": "false"}, humans=1, level="medium"
+    )
     bots_moved = False
     for item in client.game.StreamEvents(
         game_pb2.StreamEventsRequest(match_id=match_id, seat=-1), timeout=60

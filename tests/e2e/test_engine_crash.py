@@ -36,7 +36,7 @@ async def bus_event_ids(nats_url: str, namespace: str, match_id: str) -> list[st
     try:
         js = nc.jetstream()
         sub = await js.pull_subscribe(
-            names.stream_subject(f"match-{match_id}"), durable=None, stream=names.events_stream
+            names.stream_subjects(f"match-{match_id}"), durable=None, stream=names.events_stream
         )
         ids: list[str] = []
         while True:

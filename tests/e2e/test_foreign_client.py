@@ -48,7 +48,7 @@ def test_a_node_client_plays_a_match_and_gets_reasons_in_portuguese(platform, no
     node = shutil.which("node")
     assert node is not None
     done = subprocess.run(
-        [node, str(HERE / "node_client.js"), platform.address, str(PROTO)],
+        [node, str(HERE / "node_client.js"), platform.address, str(PROTO), platform.token],
         env={"NODE_PATH": str(node_modules)},
         capture_output=True,
         text=True,

@@ -53,7 +53,7 @@ def collect(
 def test_a_client_that_reconnects_mid_hand_gets_exactly_the_missed_events_and_the_same_view(
     client, platform
 ):
-    match_id, (token,) = bot_table(client, "fan-tan", 4, humans=1)
+    match_id, (token,) = bot_table(client, "fan-tan", 4, {"timers": "false"}, humans=1)
     play_my_turns(client, match_id, token, 3)
     # the bots play on until it is the person's turn again; then nothing moves
     head = eventually(lambda: (v := view(client, match_id, token)).legal_actions and v).version
@@ -78,7 +78,7 @@ class _Reconnected:
         self._platform = platform
 
     def __enter__(self) -> Client:
-        self._client = Client.connect(self._platform.address)
+        self._client = Client.connect(self._platform.address, self._platform.token)
         return self._client
 
     def __exit__(self, *exc: object) -> None:

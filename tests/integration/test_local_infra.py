@@ -20,7 +20,8 @@ import asyncpg
 import nats
 import pytest
 
-from tavola.infra.local import LocalInfra, create_database, drop_database
+from tavola.infra.local import Durability, LocalInfra, create_database, drop_database
+from tavola.infra.pg_server import last_durability
 from tavola.infra.processes import is_alive, port_is_open
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
@@ -79,6 +80,58 @@ async def _still_usable(connection: asyncpg.Connection) -> bool:
     except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
         return False
     return True
+
+
+async def durability_settings(url: str) -> dict[str, str]:
+    connection = await asyncpg.connect(url)
+    try:
+        names = ("fsync", "synchronous_commit", "full_page_writes")
+        return {name: await connection.fetchval(f"SHOW {name}") for name in names}
+    finally:
+        await connection.close()
+
+
+DURABLE = {"fsync": "on", "synchronous_commit": "on", "full_page_writes": "on"}
+FAST = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
+
+
+async def test_the_postgres_tavola_up_starts_is_durable(infra_dir: Path) -> None:
+    # the very call of `tavola up` (tavola.cli.up): no durability asked for
+    with LocalInfra.from_env_or_start(data_dir=infra_dir) as infra:
+        assert await durability_settings(infra.database_url) == DURABLE
+    assert last_durability(infra_dir) is Durability.DURABLE
+
+
+async def test_the_fast_mode_the_test_suite_asks_for_trades_durability_for_speed(
+    infra_dir: Path,
+) -> None:
+    with LocalInfra.from_env_or_start(infra_dir, durability=Durability.FAST) as infra:
+        assert await durability_settings(infra.database_url) == FAST
+    assert last_durability(infra_dir) is Durability.FAST
+
+
+async def test_the_session_postgres_of_the_tests_is_fast(infra: LocalInfra) -> None:
+    if "postgres" not in infra.pids:
+        pytest.skip("the tests were given a Postgres (TAVOLA_DATABASE_URL)")
+    assert await durability_settings(infra.database_url) == FAST
+
+
+async def test_a_folder_first_used_fast_comes_up_durable_and_flushed_to_disk(
+    infra_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with LocalInfra.from_env_or_start(infra_dir, durability=Durability.FAST) as infra:
+        await create_database(infra.database_url, "moves")
+    caplog.set_level("INFO", logger="tavola.infra.pg_server")
+
+    with LocalInfra.from_env_or_start(infra_dir) as infra:
+        assert await durability_settings(infra.database_url) == DURABLE
+    assert any("flushed" in record.getMessage() for record in caplog.records)
+    assert last_durability(infra_dir) is Durability.DURABLE
+
+    caplog.clear()  # durable after durable: nothing left to flush
+    with LocalInfra.from_env_or_start(infra_dir) as infra:
+        assert await durability_settings(infra.database_url) == DURABLE
+    assert not any("flushed" in record.getMessage() for record in caplog.records)
 
 
 async def test_started_nats_has_a_working_jetstream(infra_dir: Path) -> None:

@@ -8,7 +8,7 @@ import pytest
 from services.engine.app import Engine, Ports
 from services.scoring.app import ensure_schema
 from services.scoring.ratings import RatingsProjection
-from support.engine import FixedClock, token
+from support.engine import SPECTATOR_CALLER, FixedClock, account, player, token
 from tavola.eventlog.postgres import PostgresEventStore
 from tavola.v1 import game_pb2, internal_pb2
 
@@ -45,7 +45,10 @@ async def play(engine: Engine, match_id: str, names: list[str], game: str = "fan
 
     seats = [
         internal_pb2.MatchSeat(
-            seat=i, player_name=n, token_sha256=hashlib.sha256(token(i).encode()).hexdigest()
+            seat=i,
+            player_name=n,
+            token_sha256=hashlib.sha256(token(i).encode()).hexdigest(),
+            account_id=account(i),
         )
         for i, n in enumerate(names)
     ]
@@ -56,12 +59,15 @@ async def play(engine: Engine, match_id: str, names: list[str], game: str = "fan
 
     rng = random.Random(match_id)
     for n in range(10_000):
-        view = await engine.view(game_pb2.GetViewRequest(match_id=match_id, seat=-1))
+        view = await engine.view(
+            game_pb2.GetViewRequest(match_id=match_id, seat=-1), SPECTATOR_CALLER
+        )
         if view.finished:
             return
         seat = view.to_act[0]
         mine = await engine.view(
-            game_pb2.GetViewRequest(match_id=match_id, seat=seat, seat_token=token(seat))
+            game_pb2.GetViewRequest(match_id=match_id, seat=seat, seat_token=token(seat)),
+            player(seat),
         )
         await engine.submit(
             game_pb2.SubmitActionRequest(
@@ -70,7 +76,8 @@ async def play(engine: Engine, match_id: str, names: list[str], game: str = "fan
                 seat_token=token(seat),
                 command_id=f"{match_id}-{n}",
                 action=rng.choice(mine.legal_actions).code,
-            )
+            ),
+            player(seat),
         )
     raise AssertionError(f"{match_id} did not finish")
 
@@ -83,9 +90,10 @@ async def test_ratings_follow_results_and_a_rebuild_gives_the_same_values(pool: 
     projection = RatingsProjection(pool, store)
     await projection.catch_up()
     live = await pool.fetch("SELECT * FROM ratings ORDER BY game, player")
-    assert {r["player"] for r in live} == {"ana", "bia", "caio", "duda"}
+    assert {r["name"] for r in live} == {"ana", "bia", "caio", "duda"}
+    assert {r["player"] for r in live} == {account(seat) for seat in range(4)}  # accounts
     assert all(r["matches"] == 3 for r in live if r["game"] == "fan-tan")
-    spades = {r["player"]: r["mu"] for r in live if r["game"] == "spades"}
+    spades = {r["name"]: r["mu"] for r in live if r["game"] == "spades"}
     assert spades["ana"] == spades["caio"] and spades["bia"] == spades["duda"]  # partners
     await projection.rebuild()
     assert await pool.fetch("SELECT * FROM ratings ORDER BY game, player") == live
@@ -111,7 +119,8 @@ async def test_a_rebuild_while_the_service_runs_gives_the_same_ratings(pool: asy
     await asyncio.sleep(0.3)
     stop.set()
     await running  # the live projector never failed
-    after = await pool.fetch("SELECT * FROM ratings WHERE player = ANY($1) ORDER BY player", names)
+    query = "SELECT * FROM ratings WHERE name = ANY($1) ORDER BY player"
+    after = await pool.fetch(query, names)
     await RatingsProjection(pool, store).rebuild()
-    clean = await pool.fetch("SELECT * FROM ratings WHERE player = ANY($1) ORDER BY player", names)
+    clean = await pool.fetch(query, names)
     assert after == clean and all(r["matches"] == 4 for r in clean)

@@ -10,6 +10,8 @@ from datetime import UTC, datetime, timedelta
 
 from services.bots.app import BotPorts
 from services.engine.app import Engine, Ports
+from services.engine.callers import Service
+from tavola.accounts.model import KIND_SCOPES, Kind, Principal
 from tavola.bots.interface import Budget
 from tavola.eventlog.memory import InMemoryEventStore
 from tavola.v1 import game_pb2, internal_pb2
@@ -61,6 +63,21 @@ def token(seat: int) -> str:
     return f"token-{seat}"
 
 
+def account(seat: int) -> str:
+    """The account seated at ``seat`` in matches the fixture creates."""
+    return f"00000000-0000-4000-8000-{seat:012d}"
+
+
+def player(seat: int) -> Principal:
+    """The authenticated caller playing ``seat`` (a person's account)."""
+    return Principal(account(seat), f"P{seat}", Kind.PLAYER, KIND_SCOPES[Kind.PLAYER], f"t{seat}")
+
+
+SPECTATOR_CALLER = Principal(
+    "00000000-0000-4000-8000-999999999999", "watcher", Kind.PLAYER, frozenset({"read"}), "tw"
+)
+
+
 @dataclass
 class EngineFixture:
     engine: Engine
@@ -99,6 +116,7 @@ class EngineFixture:
                 token_sha256=hashlib.sha256(token(i).encode()).hexdigest(),
                 client_seed=(client_seeds or {}).get(i, b""),
                 bot_think_ms=think_ms if i in bots else 0,
+                account_id="" if i in bots else account(i),
             )
             for i in range(players)
         ]
@@ -109,11 +127,22 @@ class EngineFixture:
         )
         return match_id
 
+    async def caller(self, match_id: str, seat: int) -> Principal | Service:
+        """Who acts for ``seat``: the bot service for a platform bot's seat, else its
+        person's account (a spectator's for -1)."""
+        if seat < 0:
+            return SPECTATOR_CALLER
+        state = await self.engine.load(match_id)
+        if seat < state.players and state.seat(seat).bot_level:
+            return Service.BOTS
+        return player(seat)
+
     async def view(self, match_id: str, seat: int) -> game_pb2.GetViewResponse:
         return await self.engine.view(
             game_pb2.GetViewRequest(
                 match_id=match_id, seat=seat, seat_token=token(seat) if seat >= 0 else ""
-            )
+            ),
+            await self.caller(match_id, seat),
         )
 
     async def act(
@@ -133,13 +162,16 @@ class EngineFixture:
                 command_id=command_id or f"c-{uuid.uuid4()}",
                 expected_version=expected_version,
                 action=action,
-            )
+            ),
+            await self.caller(match_id, seat),
         )
 
     async def play_to_end(self, match_id: str, max_moves: int = 10_000) -> int:
         """Each seat on turn plays its first legal action; returns moves made."""
         for moves in range(max_moves):
-            spectator = await self.engine.view(game_pb2.GetViewRequest(match_id=match_id, seat=-1))
+            spectator = await self.engine.view(
+                game_pb2.GetViewRequest(match_id=match_id, seat=-1), SPECTATOR_CALLER
+            )
             if spectator.finished:
                 return moves
             seat = spectator.to_act[0]
@@ -172,17 +204,17 @@ def bot_ports(fx: EngineFixture, samples: int) -> BotPorts:
     engine = fx.engine
 
     async def get_view(request: game_pb2.GetViewRequest) -> game_pb2.GetViewResponse:
-        return await engine.view(request, internal=True)
+        return await engine.view(request, Service.BOTS)
 
     async def seat_events(
         request: internal_pb2.SeatEventsRequest,
     ) -> internal_pb2.SeatEventsResponse:
         state = await engine.load(request.match_id)
-        assert state.seat(request.seat).is_bot, "the bot service read a person's seat"
+        assert state.seat(request.seat).bot_level, "the bot service read a person's seat"
         events = await engine.events_after(request.match_id, request.seat, request.after_version)
         return internal_pb2.SeatEventsResponse(events=events)
 
     async def submit(request: game_pb2.SubmitActionRequest) -> game_pb2.SubmitActionResponse:
-        return await engine.submit(request, internal=True)
+        return await engine.submit(request, Service.BOTS)
 
     return BotPorts(engine.get_match, get_view, seat_events, submit, Budget(samples=samples))

@@ -12,6 +12,8 @@ from typing import TypeVar
 
 import grpc
 
+from tavola.accounts.local import ensure_account
+from tavola.accounts.model import Kind
 from tavola.cli.client import Client
 from tavola.cli.platform import Platform
 from tavola.infra.databases import create_database, drop_database
@@ -20,16 +22,37 @@ from tavola.v1 import game_pb2, lobby_pb2
 T = TypeVar("T")
 
 
+ADMIN = "e2e-admin"
+
+
 @contextmanager
-def running_platform(server_url: str, nats_url: str, log_dir: Path) -> Iterator[Platform]:
-    """A fresh database and a private bus namespace, the four services, then cleanup."""
+def running_platform(
+    server_url: str,
+    nats_url: str,
+    log_dir: Path,
+    nats_urls: dict[str, str] | None = None,
+    extra_env: dict[str, str] | None = None,
+) -> Iterator[Platform]:
+    """A fresh database and a private bus namespace, the four services (each with its own
+    NATS user when ``nats_urls`` names them), an admin account whose token is
+    ``platform.token``, then cleanup."""
     name = f"tavola_e2e_{secrets.token_hex(4)}"
     database_url = asyncio.run(create_database(server_url, name))
+    _, token = asyncio.run(ensure_account(database_url, ADMIN, Kind.ADMIN, "e2e"))
     platform = Platform(
         database_url,
         nats_url,
         log_dir=log_dir,
-        extra_env={"TAVOLA_NAMESPACE": name.replace("_", "-"), "TAVOLA_LOG_LEVEL": "INFO"},
+        extra_env={
+            "TAVOLA_NAMESPACE": name.replace("_", "-"),
+            "TAVOLA_LOG_LEVEL": "INFO",
+            # one admin token drives every test of a module: its limits are an e2e test's
+            # own (tests/e2e/test_limits.py checks the documented ones)
+            "TAVOLA_LIMITS": "account=200/2000,create_table=200/2000,lobby=200/2000",
+            **(extra_env or {}),
+        },
+        nats_urls=dict(nats_urls or {}),
+        token=token,
     )
     try:
         platform.start_all()
@@ -62,7 +85,9 @@ def bot_table(
     level: str = "",
     think_ms: int = 0,
 ) -> tuple[str, list[str]]:
-    """A started match; the first ``humans`` seats are people (their tokens returned)."""
+    """A started match; with ``humans`` 1, seat 0 is the client's own account (its seat
+    token returned); every other seat is a bot."""
+    assert humans <= 1, "one account sits at most once at a table"
     table = client.lobby.CreateTable(
         lobby_pb2.CreateTableRequest(game=game, players=players, options=options or {})
     ).table
@@ -72,7 +97,7 @@ def bot_table(
             lobby_pb2.SitDownRequest(
                 table_id=table.table_id,
                 seat=seat,
-                player_name=f"person{seat}",
+                player_name="",
                 client_seed=f"entropy-{seat}".encode(),
             )
         )

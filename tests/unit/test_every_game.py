@@ -1,6 +1,6 @@
 """One parameterised suite over every registered game (after OpenSpiel): random matches
-with the interface's invariants, purity, the protobuf mapping, hidden information and the
-message catalogue."""
+with the interface's invariants (an automatic move for every seat to act included),
+purity, the protobuf mapping, hidden information and the message catalogue."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from tavola.protocol import events as codec
 from tavola.protocol.records import from_record, record_to_plain, to_record
 from tavola.rules import driver, registry
 from tavola.rules.errors import RulesError
-from tavola.rules.interface import Game
+from tavola.rules.interface import Deferral, Game
 from tavola.rules.messages import catalogue
 
 GAMES = registry.names()
@@ -124,12 +124,27 @@ class InvariantChecks:
         for other in range(self.players):
             if other not in game.to_act(state):
                 assert not game.legal_actions(state, other)
+                assert game.turn_timer(state, other) is None
+        self._every_seat_to_act_has_an_automatic_move(state)
         for action in legal[:6]:
             assert game.why_illegal(state, seat, action) is None
             assert game.decode_action(game.encode_action(action)) == action
         self._illegal_actions_change_nothing(state, seat, legal, rng)
         random.seed(rng.random())  # disturbing global random must change nothing
         return legal[rng.randrange(len(legal))]
+
+    def _every_seat_to_act_has_an_automatic_move(self, state: Any) -> None:
+        """The move made when a timer runs out exists for every seat to act and the rules
+        accept it; a seat the game waits for is timed (timers are on by default) and its
+        automatic move moves the game on, never a ``Deferral``."""
+        game = self.game
+        for seat in game.to_act(state):
+            action, reason = game.automatic_action(state, seat)
+            game.decide(state, seat, action)
+            assert reason.code in catalogue(), reason.code
+            waited = game.decision(state, seat) is not None
+            assert waited == (game.turn_timer(state, seat) is not None), seat
+            assert not (waited and isinstance(action, Deferral)), (seat, action)
 
     def _illegal_actions_change_nothing(
         self, state: Any, seat: int, legal: Any, rng: random.Random

@@ -25,7 +25,7 @@ checks separately that the rules and the seed give them.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,15 +106,20 @@ class _Logged:
     cause: events_pb2.Cause
 
 
-def audit(stored: Sequence[StoredEvent]) -> AuditReport:
-    """Re-derive every bot decision recorded in a match's stored events (in order)."""
+def audit(
+    stored: Sequence[StoredEvent], progress: Callable[[int, int, int], None] | None = None
+) -> AuditReport:
+    """Re-derive every bot decision recorded in a match's stored events (in order).
+
+    ``progress``, if given, is called after each event with (events done, events, bot
+    decisions re-derived so far)."""
     tally = _Tally()
     state: MatchState | None = None
     # per seat: the rules events it was shown, in order, with their versions (what was
     # taken back is dropped, as the bot service drops it)
     seen: list[list[tuple[int, Event]]] = []
     previous: tuple[object, ...] | None = None
-    for item in _decode(stored):
+    for done, item in enumerate(_decode(stored), 1):
         key = _batch_key(item.cause)
         first_of_batch = key != previous
         if state is not None and first_of_batch and _by_bot_service(item.cause):
@@ -128,6 +133,8 @@ def audit(stored: Sequence[StoredEvent]) -> AuditReport:
             seen = [aggregate.effective([*shown, (item.version, item.event)]) for shown in seen]
         elif item.type.startswith(f"{state.created.game}."):
             _share(item.version, item.event, seen)
+        if progress is not None:
+            progress(done, len(stored), tally.checked)
     return tally.report()
 
 

@@ -1,10 +1,14 @@
 """The relay: publishes what Postgres committed to JetStream, at least once.
 
 It tails the log's global order from its saved cursor (``tracking`` row ``relay``),
-publishes each event on its stream's subject with ``Nats-Msg-Id`` = event id (JetStream
-drops duplicates within its window; consumers are idempotent anyway), and saves the cursor
-only after the broker acknowledged. A move committed while NATS is down is published when
-it is back. Several engines may run a relay: an advisory lock elects one.
+publishes each event on its subject (``<ns>.events.<category>.<id>.<type>``) with
+``Nats-Msg-Id`` = event id (JetStream drops duplicates within its window; consumers are
+idempotent anyway), and saves the cursor only after the broker acknowledged the whole
+batch. Events are published **as a spectator sees them**: a private event (a dealt hand,
+a token's hash) keeps its place, type and cause but not its payload, so nothing hidden
+ever crosses the bus. A move committed while NATS or Postgres is down is published when
+both are back: the relay waits with a capped back-off and never exits on an outage.
+Several engines may run a relay: an advisory lock elects one.
 """
 
 from __future__ import annotations
@@ -15,16 +19,22 @@ import contextlib
 import asyncpg
 import structlog
 from nats.js import JetStreamContext
-from prometheus_client import Counter
+from prometheus_client import Counter, Gauge
 
 from tavola.bus import subjects
 from tavola.eventlog.model import Cursor, EventStore, StoredEvent
 from tavola.eventlog.tracking import load_position, save_position
-from tavola.protocol.envelopes import FULL, to_envelope
+from tavola.protocol.envelopes import SPECTATOR, to_envelope
+from tavola.service.failures import is_outage
 
 log = structlog.get_logger(__name__)
 RELAY_LOCK_KEY = 0x7A701A  # pg advisory lock id of the relay leader
 RELAY_PUBLISHED = Counter("tavola_relay_published_total", "Events published to the bus")
+RELAY_OUTAGES = Counter(
+    "tavola_relay_outages_total", "Times the relay waited for Postgres or NATS", ["dependency"]
+)
+RELAY_LEADER = Gauge("tavola_relay_leader", "1 while this process's relay is the leader")
+MAX_BACKOFF = 5.0
 
 
 class Relay:
@@ -48,59 +58,89 @@ class Relay:
         self._poll = poll_interval
         self._wakeup = asyncio.Event()
         self.published = 0
+        self.healthy = True
 
     def poke(self) -> None:
         """Something was appended: look now rather than at the next poll."""
         self._wakeup.set()
 
     async def run(self, stop: asyncio.Event) -> None:
+        """Lead and publish until ``stop``; an outage of Postgres only pauses it."""
+        delay = 0.1
+        while not stop.is_set():
+            try:
+                await self._lead(stop)
+                return
+            except Exception as error:
+                if not is_outage(error):
+                    raise
+                self.healthy = False
+                RELAY_LEADER.set(0)
+                RELAY_OUTAGES.labels(dependency="database").inc()
+                log.warning("relay.database_unavailable", error=type(error).__name__)
+                if await _wait(stop, delay):
+                    return
+                delay = min(delay * 2, MAX_BACKOFF)
+
+    async def _lead(self, stop: asyncio.Event) -> None:
         async with self._pool.acquire() as lock_conn:
             while not await lock_conn.fetchval("SELECT pg_try_advisory_lock($1)", RELAY_LOCK_KEY):
+                self.healthy = True  # another engine leads
                 if await _wait(stop, 1.0):
                     return
             log.info("relay.leader")
+            RELAY_LEADER.set(1)
             try:
                 await self._loop(stop)
             finally:
-                await lock_conn.execute("SELECT pg_advisory_unlock($1)", RELAY_LOCK_KEY)
+                RELAY_LEADER.set(0)
+                with contextlib.suppress(Exception):
+                    await lock_conn.execute("SELECT pg_advisory_unlock($1)", RELAY_LOCK_KEY)
 
     async def _loop(self, stop: asyncio.Event) -> None:
         cursor = await load_position(self._pool, self._name)
+        self.healthy = True
         while not stop.is_set():
             self._wakeup.clear()
             events = await self._store.read_all(cursor, self._batch)
             if not events:
                 await _wait_any(stop, self._wakeup, self._poll)
                 continue
-            for event in events:
-                if not await self._publish(event, stop):
-                    return
+            if not await self._publish(events, stop):
+                return
             cursor = events[-1].cursor
             await self._save(cursor)
 
-    async def _publish(self, event: StoredEvent, stop: asyncio.Event) -> bool:
-        """Publish until acknowledged; False if asked to stop first."""
-        data = to_envelope(event, FULL).SerializeToString()
-        subject = self._names.stream_subject(event.stream_id)
+    async def _publish(self, events: list[StoredEvent], stop: asyncio.Event) -> bool:
+        """Publish a batch until every event is acknowledged; False if asked to stop."""
         delay = 0.1
         while not stop.is_set():
             try:
-                await self._js.publish(
-                    subject, data, headers={"Nats-Msg-Id": str(event.event_id)}, timeout=2.0
-                )
-                self.published += 1
-                RELAY_PUBLISHED.inc()
+                acks = [
+                    await self._js.publish_async(
+                        self._names.event_subject(event.stream_id, event.type),
+                        to_envelope(event, SPECTATOR).SerializeToString(),
+                        headers={"Nats-Msg-Id": str(event.event_id)},
+                    )
+                    for event in events
+                ]
+                await asyncio.wait_for(asyncio.gather(*acks), timeout=5.0)
+                self.published += len(events)
+                RELAY_PUBLISHED.inc(len(events))
+                self.healthy = True
                 return True
-            except Exception as error:  # broker down or slow: retry, never skip
+            except Exception as error:  # broker down or slow: retry the batch, never skip
+                self.healthy = False
+                RELAY_OUTAGES.labels(dependency="bus").inc()
                 log.warning(
                     "relay.publish_failed",
-                    error=repr(error),
-                    stream=event.stream_id,
-                    version=event.version,
+                    error=type(error).__name__,
+                    stream=events[0].stream_id,
+                    version=events[0].version,
                 )
                 if await _wait(stop, delay):
                     return False
-                delay = min(delay * 2, 2.0)
+                delay = min(delay * 2, MAX_BACKOFF)
         return False
 
     async def _save(self, cursor: Cursor) -> None:

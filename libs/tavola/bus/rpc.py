@@ -1,37 +1,83 @@
 """Internal request/reply over NATS: one subject per method, protobuf bodies.
 
-The request body is the method's request message; the header ``Tavola-Internal: 1`` marks
-calls from trusted services (e.g. the bot service acting for a bot seat). The reply is a
-``tavola.v1.BusReply`` carrying the response or the error (status, message, reason).
+A request is a ``tavola.v1.BusRequest``: the method's request message and, for calls the
+engine forwards from the public API, the account it authenticated (``Principal``). Who
+sent a request is known from its subject alone: each service's NATS user may publish
+only on the subjects of the calls it makes (``deploy/nats``, ``tavola.infra.nats_auth``),
+so the bot service's calls arrive on ``<ns>.rpc.engine.bots.*`` and nothing else can
+publish there. No header or field ever grants trust.
+
+The reply is a ``tavola.v1.BusReply`` carrying the response or the error (status, message,
+reason). A handler's unexpected failure is answered INTERNAL with an incident id (its
+traceback logged), a dependency that is down UNAVAILABLE — never the exception's text.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import grpc
+import nats.errors
 import structlog
 from google.protobuf.message import DecodeError, Message
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
-from tavola.protocol.errors import ServiceError, invalid
+from tavola.accounts.model import Kind, Principal
+from tavola.protocol import errors
+from tavola.protocol.errors import ServiceError
 from tavola.protocol.events import reason_to_pb
 from tavola.rules.errors import Reason
+from tavola.service.failures import dependency_of, is_outage
 from tavola.v1 import internal_pb2
 
 log = structlog.get_logger(__name__)
-INTERNAL_HEADER = "Tavola-Internal"
 M = TypeVar("M", bound=Message)
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """What a handler receives besides the message: the forwarded caller, if any."""
+
+    principal: Principal | None
+    locale: str = "en"
+
+    def caller(self) -> Principal:
+        if self.principal is None:
+            raise errors.denied("auth.scope_missing", scope="account")
+        return self.principal
 
 
 @dataclass(frozen=True, slots=True)
 class Method:
     request_type: type[Message]
-    handler: Callable[[Any, bool], Awaitable[Message]]
+    handler: Callable[[Any, Request], Awaitable[Message]]
+
+
+def principal_to_pb(principal: Principal) -> internal_pb2.Principal:
+    return internal_pb2.Principal(
+        account_id=principal.account_id,
+        name=principal.name,
+        kind=int(principal.kind),
+        scopes=sorted(principal.scopes),
+        token_id=principal.token_id,
+    )
+
+
+def principal_from_pb(message: internal_pb2.Principal) -> Principal | None:
+    if not message.account_id:
+        return None
+    return Principal(
+        account_id=message.account_id,
+        name=message.name,
+        kind=Kind(message.kind),
+        scopes=frozenset(message.scopes),
+        token_id=message.token_id,
+    )
 
 
 async def serve(
@@ -43,37 +89,55 @@ async def serve(
 
         async def on_request(msg: Msg, name: str = name, method: Method = method) -> None:
             reply = await _handle(msg, name, method)
-            await msg.respond(reply.SerializeToString())
+            if msg.reply:
+                await msg.respond(reply.SerializeToString())
 
         subs.append(await nc.subscribe(f"{prefix}.{name}", queue=queue, cb=on_request))
     return subs
 
 
 async def _handle(msg: Msg, name: str, method: Method) -> internal_pb2.BusReply:
-    internal = (msg.headers or {}).get(INTERNAL_HEADER) == "1"
+    locale = "en"
     try:
         try:
-            request = method.request_type.FromString(msg.data)
-        except DecodeError:
-            raise invalid(
+            envelope = internal_pb2.BusRequest.FromString(msg.data)
+            request = method.request_type.FromString(envelope.body)
+            context = Request(principal_from_pb(envelope.principal), envelope.locale or "en")
+            locale = context.locale
+        except (DecodeError, ValueError):
+            raise errors.invalid(
                 "request.invalid", field="body", detail="not a protobuf message"
             ) from None
-        response = await method.handler(request, internal)
+        with structlog.contextvars.bound_contextvars(rpc=name, **_ids(request)):
+            response = await method.handler(request, context)
         return internal_pb2.BusReply(code=0, body=response.SerializeToString())
     except ServiceError as error:
-        return internal_pb2.BusReply(
-            code=error.code.value[0],
-            message=error.message,
-            reason=reason_to_pb(error.reason, error.message),
-        )
-    except Exception as error:  # reported to the caller as INTERNAL, and logged
-        log.exception("rpc.failed", method=name)
-        reason = Reason.of("internal.error", detail=type(error).__name__)
-        return internal_pb2.BusReply(
-            code=grpc.StatusCode.INTERNAL.value[0],
-            message=str(error),
-            reason=reason_to_pb(reason, str(error)),
-        )
+        return _error_reply(error.localised(locale))
+    except Exception as error:  # never the exception's text: an outage or an incident
+        if is_outage(error):
+            log.warning("rpc.dependency_down", method=name, error=type(error).__name__)
+            return _error_reply(
+                errors.unavailable("service.unavailable", 1.0, service=dependency_of(error))
+            )
+        incident = secrets.token_hex(4)
+        log.exception("rpc.failed", method=name, incident=incident)
+        return _error_reply(errors.internal(incident))
+
+
+def _error_reply(error: ServiceError) -> internal_pb2.BusReply:
+    return internal_pb2.BusReply(
+        code=error.code.value[0],
+        message=error.message,
+        reason=reason_to_pb(error.reason, error.message),
+    )
+
+
+def _ids(request: Message) -> dict[str, Any]:
+    out = {}
+    for name in ("table_id", "match_id", "seat"):
+        if any(f.name == name for f in request.DESCRIPTOR.fields):
+            out[name] = getattr(request, name)
+    return out
 
 
 _CODES = {code.value[0]: code for code in grpc.StatusCode}
@@ -86,21 +150,35 @@ async def call(
     request: Message,
     response_type: type[M],
     *,
-    internal: bool = False,
+    principal: Principal | None = None,
+    locale: str = "",
     timeout: float = 10.0,
+    service: str = "",
 ) -> M:
-    """Call a method over NATS; raises ServiceError with the remote status on failure."""
-    headers = {INTERNAL_HEADER: "1"} if internal else None
-    msg = await nc.request(
-        f"{prefix}.{method}", request.SerializeToString(), timeout=timeout, headers=headers
-    )
+    """Call a method over NATS; raises ServiceError with the remote status on failure,
+    UNAVAILABLE when no instance answers (``service`` names it in the reason)."""
+    envelope = internal_pb2.BusRequest(body=request.SerializeToString(), locale=locale)
+    if principal is not None:
+        envelope.principal.CopyFrom(principal_to_pb(principal))
+    who = service or prefix.rsplit(".", 1)[-1]
+    try:
+        msg = await nc.request(f"{prefix}.{method}", envelope.SerializeToString(), timeout=timeout)
+    except nats.errors.NoRespondersError:
+        raise errors.unavailable("service.unavailable", 1.0, service=who) from None
+    except (nats.errors.TimeoutError, TimeoutError):
+        raise errors.unavailable("service.timeout", 1.0, service=who) from None
+    except nats.errors.Error:
+        raise errors.unavailable("service.unavailable", 1.0, service="bus") from None
     reply = internal_pb2.BusReply.FromString(msg.data)
     if reply.code != 0:
-        code = _CODES.get(reply.code, grpc.StatusCode.UNKNOWN)
+        code = _CODES.get(reply.code, grpc.StatusCode.INTERNAL)
         params = {
             p.name: getattr(p, p.WhichOneof("value") or "string_value") for p in reply.reason.params
         }
-        error = ServiceError(code, Reason.of(reply.reason.code or "internal.error", **params))
+        retry = 1.0 if code == grpc.StatusCode.UNAVAILABLE else None
+        error = ServiceError(
+            code, Reason.of(reply.reason.code or "internal.error", **params), retry_after=retry
+        )
         error.message = reply.message
         raise error
     return response_type.FromString(reply.body)

@@ -2,6 +2,13 @@
 
 Names live under a namespace (``TAVOLA_NAMESPACE``, default ``tavola``) so that several
 platforms — a developer's, CI's test runs — can share one NATS server without meeting.
+
+Committed events travel on ``<ns>.events.<category>.<id>.<type>`` (``type`` is the event's
+qualified type, e.g. ``fan-tan.CardPlayed`` — two tokens), redacted as a spectator sees
+them: no hidden payload ever crosses the bus. Requests to the engine arrive on a subject
+per calling service (``<ns>.rpc.engine.<caller>.<Method>``), so the caller is known from
+the NATS user allowed to publish there; each service reads replies on its own inbox
+prefix (``_INBOX_<service>``), which no other user may subscribe to.
 """
 
 from __future__ import annotations
@@ -13,7 +20,15 @@ ENGINE_QUEUE = "engine"
 LOBBY_QUEUE = "lobby"
 SCORING_QUEUE = "scoring"
 BOTS_GROUP = "bots"  # durable consumer and queue group of the bot service
-SCORING_GROUP = "scoring"  # durable consumer and queue group of the scoring service
+SCORING_GROUP = "scoring-ended"  # durable consumer and queue group of the scoring service
+LOBBY_GROUP = "lobby-ended"  # durable consumer and queue group of the lobby (tables end)
+SERVICES = ("engine", "lobby", "scoring", "bots")
+CALLERS_OF_ENGINE = ("lobby", "bots")
+
+
+def inbox_prefix(service: str) -> str:
+    """Where a service's request replies arrive (only its NATS user may read them)."""
+    return f"_INBOX_{service}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,20 +57,45 @@ class Subjects:
         return f"{self.events_prefix}.match.>"
 
     @property
-    def engine_rpc(self) -> str:
-        return f"{self.namespace}.rpc.engine"
+    def matches_ended(self) -> str:
+        """Every match's ``match.MatchEnded`` (and nothing else)."""
+        return f"{self.events_prefix}.match.*.match.MatchEnded"
+
+    @property
+    def account_events_all(self) -> str:
+        return f"{self.events_prefix}.account.>"
+
+    def engine_rpc(self, caller: str) -> str:
+        """Requests to the engine from ``caller`` (one of ``CALLERS_OF_ENGINE``)."""
+        if caller not in CALLERS_OF_ENGINE:
+            raise ValueError(f"no engine calls from {caller!r}")
+        return f"{self.namespace}.rpc.engine.{caller}"
 
     @property
     def lobby_rpc(self) -> str:
         return f"{self.namespace}.rpc.lobby"
 
     @property
+    def account_rpc(self) -> str:
+        """AccountService, answered by the lobby."""
+        return f"{self.namespace}.rpc.account"
+
+    @property
     def scoring_rpc(self) -> str:
         return f"{self.namespace}.rpc.scoring"
 
-    def stream_subject(self, stream_id: str) -> str:
-        """``match-<id>`` -> ``<ns>.events.match.<id>``; ``table-<id>`` likewise."""
+    def stream_subjects(self, stream_id: str) -> str:
+        """Every event of one stream: ``match-<id>`` -> ``<ns>.events.match.<id>.>``."""
+        return f"{self._stream_base(stream_id)}.>"
+
+    def event_subject(self, stream_id: str, event_type: str) -> str:
+        """``(match-<id>, fan-tan.CardPlayed)`` -> ``<ns>.events.match.<id>.fan-tan.CardPlayed``."""
+        if not event_type or any(c in event_type for c in " *>\t\r\n"):
+            raise ValueError(f"unsuitable event type {event_type!r}")
+        return f"{self._stream_base(stream_id)}.{event_type}"
+
+    def _stream_base(self, stream_id: str) -> str:
         category, _, ident = stream_id.partition("-")
-        if not ident:
-            raise ValueError(f"stream id without category: {stream_id!r}")
+        if not ident or "." in ident or any(c in ident for c in " *>"):
+            raise ValueError(f"unsuitable stream id {stream_id!r}")
         return f"{self.events_prefix}.{category}.{ident}"

@@ -1,1 +1,1 @@
-"""The ``tavola`` command: up, demo, play, replay, verify."""
+"""The ``tavola`` command: up, games, demo, play (and matches), replay, verify, export."""

@@ -1,42 +1,136 @@
-"""A small gRPC client of the public API, for the CLI (any client could do the same)."""
+"""A small gRPC client of the public API, for the CLI (any client could do the same).
+
+Which platform and which token: ``--address`` / ``--token`` when given, else
+``TAVOLA_GRPC_ADDRESS`` / ``TAVOLA_TOKEN``, else the platform ``tavola up`` last started
+for this user (its state file, ``platform.json`` in ``TAVOLA_STATE_DIR`` — by default
+``$XDG_STATE_HOME/tavola`` or ``~/.local/state/tavola``), else ``127.0.0.1:50051`` without a
+token. Every command says which platform it talks to when it is not the default.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 
-from tavola.v1 import game_pb2_grpc, lobby_pb2_grpc, scoring_pb2_grpc
+from tavola.v1 import account_pb2_grpc, game_pb2_grpc, lobby_pb2_grpc, scoring_pb2_grpc
 
-STATE_DIR = Path(".tavola")
-RUN_FILE = STATE_DIR / "run.json"
 DEFAULT_ADDRESS = "127.0.0.1:50051"
+STATE_VARIABLE = "TAVOLA_STATE_DIR"
+PLATFORM_FILE = "platform.json"
+RUN_FILE = "run.json"  # in the data folder of a running `tavola up`
 
 
-def write_run_info(address: str, database_url: str, nats_url: str) -> None:
-    STATE_DIR.mkdir(exist_ok=True)
-    RUN_FILE.write_text(
-        json.dumps({"address": address, "database_url": database_url, "nats_url": nats_url})
-    )
+def state_dir() -> Path:
+    """The per-user folder of the CLI's state (platform, kept seat credentials)."""
+    forced = os.environ.get(STATE_VARIABLE, "").strip()
+    if forced:
+        return Path(forced)
+    base = os.environ.get("XDG_STATE_HOME", "").strip()
+    return (Path(base) if base else Path.home() / ".local" / "state") / "tavola"
 
 
-def run_info() -> dict[str, str]:
+def write_private(path: Path, text: str) -> None:
+    """Write a file only its owner may read (it holds a token)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(path.suffix + ".tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as out:
+        out.write(text)
+    temporary.replace(path)
+
+
+def write_platform_info(info: dict[str, Any]) -> Path:
+    path = state_dir() / PLATFORM_FILE
+    write_private(path, json.dumps(info, indent=2))
+    return path
+
+
+def platform_info() -> dict[str, Any]:
+    """What ``tavola up`` recorded of the platform it runs (empty when none)."""
     try:
-        data: dict[str, str] = json.loads(RUN_FILE.read_text())
+        data: dict[str, Any] = json.loads((state_dir() / PLATFORM_FILE).read_text())
         return data
     except (OSError, ValueError):
         return {}
 
 
+def forget_platform_info(pid: int) -> None:
+    """Remove the state file if it still describes the platform of ``pid``."""
+    path = state_dir() / PLATFORM_FILE
+    if platform_info().get("pid") == pid:
+        path.unlink(missing_ok=True)
+
+
+@dataclass(frozen=True)
+class Target:
+    address: str
+    token: str
+    source: str  # where the address came from: "option", "environment", "state", "default"
+
+
+def resolve(address: str | None = None, token: str | None = None) -> Target:
+    """The platform and token a command should use (see the module's docstring)."""
+    info = platform_info()
+    if address:
+        chosen, source = address, "option"
+    elif os.environ.get("TAVOLA_GRPC_ADDRESS", "").strip():
+        chosen, source = os.environ["TAVOLA_GRPC_ADDRESS"].strip(), "environment"
+    elif info.get("address"):
+        chosen, source = str(info["address"]), "state"
+    else:
+        chosen, source = DEFAULT_ADDRESS, "default"
+    secret = token or os.environ.get("TAVOLA_TOKEN", "").strip()
+    if not secret and info.get("address") == chosen:
+        secret = str(info.get("token", ""))
+    return Target(chosen, secret, source)
+
+
 def default_address() -> str:
-    return os.environ.get("TAVOLA_ADDRESS") or run_info().get("address") or DEFAULT_ADDRESS
+    return resolve().address
 
 
-def default_database_url() -> str | None:
-    return os.environ.get("TAVOLA_DATABASE_URL") or run_info().get("database_url")
+class _Bearer(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):  # type: ignore[misc]
+    """Adds ``authorization: Bearer <token>`` to every call."""
+
+    def __init__(self, token: str) -> None:
+        self._metadata = ("authorization", f"Bearer {token}")
+
+    def _details(self, details: Any) -> Any:
+        metadata = [*(details.metadata or ()), self._metadata]
+        return _CallDetails(
+            details.method,
+            details.timeout,
+            metadata,
+            details.credentials,
+            getattr(details, "wait_for_ready", None),
+            getattr(details, "compression", None),
+        )
+
+    def intercept_unary_unary(
+        self, continuation: Callable[..., Any], details: Any, request: Any
+    ) -> Any:
+        return continuation(self._details(details), request)
+
+    def intercept_unary_stream(
+        self, continuation: Callable[..., Any], details: Any, request: Any
+    ) -> Any:
+        return continuation(self._details(details), request)
+
+
+@dataclass(frozen=True)
+class _CallDetails(grpc.ClientCallDetails):  # type: ignore[misc]
+    method: str
+    timeout: float | None
+    metadata: Any
+    credentials: Any
+    wait_for_ready: Any
+    compression: Any
 
 
 @dataclass
@@ -45,16 +139,30 @@ class Client:
     lobby: lobby_pb2_grpc.LobbyServiceStub
     game: game_pb2_grpc.GameServiceStub
     scoring: scoring_pb2_grpc.ScoringServiceStub
+    accounts: account_pb2_grpc.AccountServiceStub
+    address: str = ""
 
     @staticmethod
-    def connect(address: str) -> Client:
-        channel = grpc.insecure_channel(address)
+    def connect(address: str | None = None, token: str | None = None) -> Client:
+        """A client of the platform at ``address`` with ``token`` (both found as the module
+        says when not given)."""
+        target = resolve(address, token)
+        raw = grpc.insecure_channel(target.address)
+        channel = grpc.intercept_channel(raw, _Bearer(target.token)) if target.token else raw
         return Client(
             channel,
             lobby_pb2_grpc.LobbyServiceStub(channel),
             game_pb2_grpc.GameServiceStub(channel),
             scoring_pb2_grpc.ScoringServiceStub(channel),
+            account_pb2_grpc.AccountServiceStub(channel),
+            target.address,
         )
 
     def close(self) -> None:
         self.channel.close()
+
+
+def default_database_url() -> str | None:
+    """The platform's database, for operator commands that read it directly."""
+    url = os.environ.get("TAVOLA_DATABASE_URL", "").strip()
+    return url or platform_info().get("database_url") or None

@@ -36,6 +36,8 @@ class Platform:
     grpc_port: int = 0
     log_dir: Path | None = None
     extra_env: dict[str, str] = field(default_factory=dict)
+    nats_urls: dict[str, str] = field(default_factory=dict)  # per service (its NATS user)
+    token: str = ""  # a token of the platform, to check that every hop answers
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     metrics_ports: dict[str, int] = field(default_factory=dict)
 
@@ -47,12 +49,13 @@ class Platform:
     def address(self) -> str:
         return f"127.0.0.1:{self.grpc_port}"
 
-    def env(self) -> dict[str, str]:
+    def env(self, service: str = "") -> dict[str, str]:
+        """The environment of a service: its own NATS user's URL when known."""
         env = dict(os.environ)
         env.update(
             {
                 "TAVOLA_DATABASE_URL": self.database_url,
-                "TAVOLA_NATS_URL": self.nats_url,
+                "TAVOLA_NATS_URL": self.nats_urls.get(service, self.nats_url),
                 "TAVOLA_GRPC_ADDRESS": self.address,
                 "PYTHONUNBUFFERED": "1",
             }
@@ -63,22 +66,37 @@ class Platform:
     def start(self, name: str, replica: int = 0) -> subprocess.Popen[bytes]:
         """Start a service; ``replica`` > 0 starts one more instance of it (its key in
         ``processes`` and ``metrics_ports`` is ``name-replica``): instances share the work
-        through NATS queue groups."""
+        through NATS queue groups.
+
+        With ``log_dir``, the service writes its log lines to ``<key>.log`` there, rotated by
+        size (``TAVOLA_LOG_FILE``). Its stdout and stderr — what it prints before logging
+        starts (an import-time traceback) and gRPC's C core — go to ``<key>.stderr``; the
+        previous run's is kept as ``<key>.stderr.1``, so a crash survives the restart."""
         if name not in SERVICES:
             raise ValueError(f"no service {name!r}")
         key = f"{name}-{replica}" if replica else name
+        env = self.env(name)
+        env["TAVOLA_METRICS_PORT"] = str(self.metrics_ports.setdefault(key, free_port()))
+        env.setdefault("GRPC_VERBOSITY", "ERROR")  # the C core writes plain text to stderr
         out: int | IO[bytes] = subprocess.DEVNULL
         if self.log_dir is not None:
-            self.log_dir.mkdir(parents=True, exist_ok=True)
-            out = open(self.log_dir / f"{key}.log", "ab")  # noqa: SIM115 (owned by the child)
-        env = self.env()
-        env["TAVOLA_METRICS_PORT"] = str(self.metrics_ports.setdefault(key, free_port()))
-        process = subprocess.Popen(
-            [sys.executable, "-m", f"services.{name}"],
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+            folder = self.log_dir.resolve()
+            folder.mkdir(parents=True, exist_ok=True)
+            env["TAVOLA_LOG_FILE"] = str(folder / f"{key}.log")
+            stderr = folder / f"{key}.stderr"
+            if stderr.exists() and stderr.stat().st_size > 0:
+                stderr.replace(folder / f"{key}.stderr.1")
+            out = open(stderr, "wb")  # noqa: SIM115 (closed below: the child has its copy)
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-m", f"services.{name}"],
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        finally:
+            if not isinstance(out, int):
+                out.close()
         self.processes[key] = process
         return process
 
@@ -92,7 +110,7 @@ class Platform:
         wait_healthy(self.address, timeout, self.processes["engine"])
         for name in SERVICES[1:]:
             self.start(name)
-        wait_ready(self.address, timeout)
+        wait_ready(self.address, timeout, self.token)
 
     def kill(self, name: str) -> None:
         """SIGKILL a service (a crash, for fault tests)."""
@@ -140,20 +158,24 @@ def wait_healthy(
     raise TimeoutError(f"no healthy service at {address} after {timeout:.0f} s")
 
 
-def wait_ready(address: str, timeout: float) -> None:
-    """Wait until the lobby answers through the engine (every hop is up)."""
+def wait_ready(address: str, timeout: float, token: str = "") -> None:
+    """Wait until the lobby answers through the engine (every hop is up). Without a token
+    only the engine's answer is awaited (it refuses the call, but it is there)."""
     from tavola.v1 import lobby_pb2, lobby_pb2_grpc
 
     deadline = time.monotonic() + timeout
     last: Exception | None = None
+    metadata = (("authorization", f"Bearer {token}"),) if token else ()
     while time.monotonic() < deadline:
         try:
             with grpc.insecure_channel(address) as channel:
                 lobby_pb2_grpc.LobbyServiceStub(channel).ListGames(
-                    lobby_pb2.ListGamesRequest(), timeout=2.0
+                    lobby_pb2.ListGamesRequest(), timeout=2.0, metadata=metadata
                 )
                 return
         except grpc.RpcError as error:
+            if not token and error.code() == grpc.StatusCode.UNAUTHENTICATED:
+                return
             last = error
             time.sleep(0.3)
     raise TimeoutError(f"the lobby did not answer through {address}: {last}")

@@ -1,39 +1,67 @@
-"""``tavola play GAME``: a person plays in the terminal against bots, over the public API.
+"""``tavola play GAME`` — a person at a table of bots, in the terminal, over the public API;
+``tavola play --match ID`` — back to a match the user holds a seat in.
 
-Shows the hand with the playable items marked, the reason for any other one, the table
-and the scores; accepts a number, an action code, ``?CODE`` (why not?), ``h`` (hint),
-``u`` (take your last move back; every other seat is a bot) or ``q`` (quit). Works for
-every game: everything comes from the view, the legal actions and the reasons the engine
-sends.
+The seat's credentials are kept in the user's match file (``matchbook``) as soon as the
+match starts, so a closed terminal, a Ctrl-C or ``q`` → pause loses nothing: the view is
+fetched at the current version, then the stream follows from that version. ``q`` → leave
+calls ``LeaveMatch`` (a bot takes the seat, or the rule book decides). The screen itself is
+``screen.render``; the two front-ends are in ``terminal``.
 """
 
 from __future__ import annotations
 
 import argparse
 import getpass
-import queue
 import sys
-import threading
+import time
 import uuid
-from typing import Any
 
 import grpc
+from rich.console import Console
 
+from tavola.cli import matchbook
 from tavola.cli.client import Client, default_address
-from tavola.cli.demo import default_players, table_options
-from tavola.cli.format import event_line, plain
-from tavola.rules.cards import Card
+from tavola.cli.errors import CliError, rpc_line
+from tavola.cli.gameinfo import (
+    check_options,
+    check_players,
+    default_players,
+    find,
+    games_or_local,
+    remote_games,
+    table_error,
+    table_options,
+)
+from tavola.cli.matchbook import Kept
+from tavola.cli.session import Session
+from tavola.cli.standings import lines as standing_lines
+from tavola.cli.standings import teams_of
+from tavola.cli.terminal import interactive, run_lines, run_live
+from tavola.cli.texts import game_title, t
 from tavola.v1 import game_pb2, lobby_pb2
 
 ME = 0
 
 
-def _start(client: Client, args: argparse.Namespace) -> tuple[str, str]:
-    options = table_options(args)
+def leave_note(game: str, locale: str) -> str:
+    """What leaving means at this game's table (its rule book)."""
+    return t("leave.doppelkopf" if game == "doppelkopf" else "leave.bot", locale)
+
+
+def start(client: Client, address: str, args: argparse.Namespace) -> Kept:
+    """A new table: the person at seat 0, bots in the others; the seat is kept at once."""
+    locale = args.locale
+    info = find(remote_games(client, locale), args.game, locale)
+    options = table_options(args.option, args.preset, args.mode)
+    check_options(info, options, locale)
+    check_players(info, args.players, locale)
     players = args.players or default_players(args.game, options)
-    table = client.lobby.CreateTable(
-        lobby_pb2.CreateTableRequest(game=args.game, players=players, options=options)
-    ).table
+    try:
+        table = client.lobby.CreateTable(
+            lobby_pb2.CreateTableRequest(game=args.game, players=players, options=options)
+        ).table
+    except grpc.RpcError as error:
+        raise table_error(error, info, locale) or error from None
     sat = client.lobby.SitDown(
         lobby_pb2.SitDownRequest(
             table_id=table.table_id,
@@ -50,154 +78,98 @@ def _start(client: Client, args: argparse.Namespace) -> tuple[str, str]:
     match_id = client.lobby.StartMatch(
         lobby_pb2.StartMatchRequest(table_id=table.table_id)
     ).match_id
+    kept = Kept(match_id, args.game, sat.seat, sat.seat_token, table.table_id, time.time())
+    matchbook.remember(address, kept)
     print(
-        f"{args.game}: you are seat {ME}; {players - 1} bots ({args.level}). "
-        f"Seed commitment {table.seed_commitment}"
+        t(
+            "play.started",
+            locale,
+            game=game_title(info.name, info.title, locale),
+            seat=sat.seat,
+            bots=players - 1,
+            level=args.level,
+            match=match_id,
+        ),
+        flush=True,
     )
     if table.house_rules:
-        print(f"house rules: {', '.join(table.house_rules)}")
-    return match_id, sat.seat_token
+        print(t("play.house_rules", locale, rules=", ".join(table.house_rules)), flush=True)
+    return kept
 
 
-def _follow(client: Client, match_id: str, token: str, events: queue.Queue[Any]) -> None:
-    try:
-        for item in client.game.StreamEvents(
-            game_pb2.StreamEventsRequest(
-                match_id=match_id, seat=ME, seat_token=token, until_end=True
-            )
-        ):
-            events.put(item.event)
-    except grpc.RpcError as error:
-        events.put(error)
-    events.put(None)
-
-
-def _show(view: game_pb2.GetViewResponse) -> None:
-    fields = plain(view.view)
-    legal = {a.code for a in view.legal_actions}
-    for name, value in fields.items():
-        if name == "hand" and isinstance(value, list):
-            marked = [f"[{_label(c)}]" if c in legal else f" {_label(c)} " for c in value]
-            print(f"  your hand: {' '.join(marked)}   ([x] = playable)")
-        elif value not in (None, [], "", {}):
-            print(f"  {name}: {value}")
-    for blocked in view.blocked:
-        print(f"    {blocked.code}: {blocked.reason.text}")
-    print("  standings: " + ", ".join(f"seat {s.seat} {s.score}" for s in view.standings))
-
-
-IDLE = "idle"
-
-
-def _next(events: queue.Queue[Any], idle_seconds: float = 3.0) -> Any:
-    try:
-        return events.get(timeout=idle_seconds)
-    except queue.Empty:
-        return IDLE
-
-
-def _label(code: Any) -> str:
-    try:
-        return Card.parse(str(code)).label
-    except ValueError:
-        return str(code)  # tiles and other items keep their code
-
-
-def _turn(client: Client, match_id: str, token: str, locale: str) -> bool:
-    """Ask the person for a move until one is accepted; False to quit."""
-    while True:
-        view = client.game.GetView(
-            game_pb2.GetViewRequest(match_id=match_id, seat=ME, seat_token=token, locale=locale)
-        )
-        if not view.legal_actions:
-            return True
-        _show(view)
-        options = "  ".join(f"{i + 1}:{a.label}" for i, a in enumerate(view.legal_actions))
-        answer = input(
-            f"your move ({options}; ?CODE why, h hint, u take back, Enter wait, q quit): "
-        ).strip()
-        if answer == "q":
-            return False
-        if not answer:
-            return True  # e.g. an announcement you may make later: keep watching
-        if answer == "h":
-            hint = client.game.GetHint(
-                game_pb2.GetHintRequest(match_id=match_id, seat=ME, seat_token=token, locale=locale)
-            )
-            print(f"  hint: {hint.action.label} — {hint.reason.text}")
-            continue
-        if answer == "u":  # at a practice table: your last move and the bots' since
-            try:
-                back = client.game.TakeBack(
-                    game_pb2.TakeBackRequest(
-                        match_id=match_id,
-                        seat=ME,
-                        seat_token=token,
-                        command_id=str(uuid.uuid4()),
-                        locale=locale,
-                    )
-                )
-                print(f"  taken back: the table is as it was at version {back.restored_version}")
-            except grpc.RpcError as error:
-                print(f"  {error.details()}")
-            continue
-        if answer.startswith("?"):
-            why = client.game.ExplainAction(
-                game_pb2.ExplainActionRequest(
-                    match_id=match_id, seat=ME, seat_token=token, action=answer[1:], locale=locale
-                )
-            )
-            print("  that is legal" if why.legal else f"  {why.reason.text}")
-            continue
-        code = answer
-        if answer.isdigit() and 1 <= int(answer) <= len(view.legal_actions):
-            code = view.legal_actions[int(answer) - 1].code
-        try:
-            client.game.SubmitAction(
-                game_pb2.SubmitActionRequest(
-                    match_id=match_id,
-                    seat=ME,
-                    seat_token=token,
-                    command_id=str(uuid.uuid4()),
-                    expected_version=view.version,
-                    action=code,
-                    locale=locale,
-                )
-            )
-            return True
-        except grpc.RpcError as error:
-            print(f"  {error.details()}")
+def rejoin(address: str, match_id: str, locale: str) -> Kept:
+    """The kept seat of a match (a unique prefix of its id is enough)."""
+    found = matchbook.find(address, match_id)
+    if not found:
+        raise CliError(t("error.no_kept_match", locale, match=match_id, address=address))
+    if len(found) > 1:
+        ids = ", ".join(k.match_id for k in found[:4])
+        raise CliError(t("error.ambiguous_match", locale, match=match_id, ids=ids), 2)
+    kept = found[0]
+    if kept.status == "left":
+        raise CliError(t("error.left_match", locale, match=kept.match_id))
+    return kept
 
 
 def play(args: argparse.Namespace) -> int:
-    client = Client.connect(args.address or default_address())
+    locale = args.locale
+    address = args.address or default_address()
+    if not args.match and not args.game:
+        raise CliError(t("error.play_what", locale), 2)
+    client = Client.connect(address)
+    session: Session | None = None
+    kept: Kept | None = None
     try:
-        match_id, token = _start(client, args)
-        events: queue.Queue[Any] = queue.Queue()
-        threading.Thread(
-            target=_follow, args=(client, match_id, token, events), daemon=True
-        ).start()
-        while (event := _next(events)) is not None:
-            if isinstance(event, grpc.RpcError):
-                print(f"stream ended: {event.details()}", file=sys.stderr)
-                return 1
-            if event == IDLE:
-                wanted = True  # nothing happened for a while: is the table waiting for me?
-            else:
-                if not event.hidden or list(event.audience) == [ME]:
-                    print(event_line(event))
-                wanted = event.last_in_batch and ME in event.to_act
-            if wanted and not _turn(client, match_id, token, args.locale):
-                print(f"left the table; match {match_id}")
-                return 0
-        match = client.game.GetMatch(game_pb2.GetMatchRequest(match_id=match_id))
-        print("final standings:")
-        for line in sorted(match.standings, key=lambda s: (s.rank, s.seat)):
-            print(f"  {line.rank}. seat {line.seat} {line.player_name:<18} {line.score:>6}")
-        print(match_id)
-        return 0
+        kept = rejoin(address, args.match, locale) if args.match else start(client, address, args)
+        games, _ = games_or_local(client, locale)
+        info = next((g for g in games if g.name == kept.game), None)
+        session = Session(
+            client,
+            kept,
+            locale,
+            title=game_title(kept.game, info.title if info else kept.game, locale),
+            lower_wins=info.lower_score_wins if info else None,
+            leave_note=leave_note(kept.game, locale),
+        )
+        session.start()
+        outcome = run_live(session, Console()) if interactive() else run_lines(session)
+        session.stop()
+        return finish(client, address, session, outcome)
+    except KeyboardInterrupt:
+        if kept is None:
+            raise
+        print(t("play.interrupted", locale, match=kept.match_id), file=sys.stderr)
+        return 130
     except grpc.RpcError as error:
-        print(f"tavola play: {error.code().name}: {error.details()}", file=sys.stderr)
-        return 1
+        if kept is None:
+            raise
+        reason = rpc_line(error, locale, address)
+        raise CliError(t("play.lost", locale, reason=reason, match=kept.match_id)) from None
     finally:
+        if session is not None:
+            session.stop()
         client.close()
+
+
+def finish(client: Client, address: str, session: Session, outcome: str) -> int:
+    kept, locale = session.kept, session.locale
+    if outcome == "left":
+        matchbook.mark(address, kept.match_id, "left")
+        who = session.left_by
+        note = t("play.left_bot", locale, level=who) if who else session.leave_note
+        print(t("play.left", locale, match=kept.match_id, note=note))
+        return 0
+    if outcome == "paused":
+        print(t("play.paused", locale, match=kept.match_id))
+        return 0
+    if outcome == "lost":
+        print(t("play.lost", locale, reason=session.lost, match=kept.match_id), file=sys.stderr)
+        return 1
+    matchbook.mark(address, kept.match_id, "finished")
+    match = client.game.GetMatch(game_pb2.GetMatchRequest(match_id=kept.match_id), timeout=10)
+    teams = teams_of(kept.game, session.view.view, len(match.standings))
+    lower = bool(session.lower_wins)
+    for line in standing_lines(match.standings, teams, lower, locale):
+        print(line)
+    print(kept.match_id)
+    return 0

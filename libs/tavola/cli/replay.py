@@ -1,19 +1,29 @@
-"""``tavola replay`` and ``tavola verify``: a match rebuilt from the log alone."""
+"""``tavola replay``, ``tavola verify`` and ``tavola export``: a match rebuilt from the log
+alone, checked offline, or written out as a self-contained record.
+
+``verify`` shows progress on stderr (events checked, bot decisions re-derived); its verdict
+goes to stdout (``OK: …`` or ``FAILED: …``). A file that is not a match record — missing,
+empty, truncated, binary — is one line on stderr and exit code 2.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import pathlib
-import sys
 from datetime import UTC, datetime
 
 import asyncpg
-import grpc
 from google.protobuf import json_format
+from google.protobuf.message import DecodeError
 
 from tavola.bots.audit import audit
 from tavola.cli.client import Client, default_address, default_database_url
-from tavola.cli.format import event_line
+from tavola.cli.errors import CliError
+from tavola.cli.happenings import describe
+from tavola.cli.progress import Bars
+from tavola.cli.standings import lines as standing_lines
+from tavola.cli.standings import teams_of
+from tavola.cli.texts import t
 from tavola.eventlog.chain import verify_chain
 from tavola.eventlog.model import StoredEvent
 from tavola.eventlog.postgres import PostgresEventStore
@@ -23,13 +33,18 @@ from tavola.match.verify import verify as verify_records
 from tavola.protocol import events as codec
 from tavola.protocol import records_export
 from tavola.protocol.envelopes import FULL, SPECTATOR, to_envelope
-from tavola.v1 import events_pb2, game_pb2
+from tavola.protocol.records import RecordError, to_record
+from tavola.v1 import game_pb2
 
 decode = codec.decode_recorded  # stored events -> Recorded (event and cause), in order
+UNREADABLE = (DecodeError, RecordError, ValueError, KeyError, TypeError, IndexError)
 
 
 async def load(match_id: str, database_url: str) -> list[StoredEvent]:
-    pool = await asyncpg.create_pool(database_url, min_size=1, max_size=2)
+    try:
+        pool = await asyncpg.create_pool(database_url, min_size=1, max_size=2, timeout=10)
+    except (TimeoutError, OSError, asyncpg.PostgresError) as error:
+        raise CliError(f"cannot reach the database: {error}") from None
     assert pool is not None
     try:
         store = PostgresEventStore(pool, clock=lambda: datetime.now(UTC))
@@ -38,100 +53,163 @@ async def load(match_id: str, database_url: str) -> list[StoredEvent]:
         await pool.close()
 
 
-def _database(url: str | None) -> str:
+def _database(url: str | None, locale: str) -> str:
     url = url or default_database_url()
     if not url:
-        print("tavola: no database (set TAVOLA_DATABASE_URL or run `tavola up`)", file=sys.stderr)
-        raise SystemExit(2)
+        raise CliError(t("error.no_database", locale), 2)
     return url
 
 
-def replay(match_id: str, database_url: str | None) -> int:
-    stored = asyncio.run(load(match_id, _database(database_url)))
+def _stored(match_id: str, database_url: str | None, locale: str) -> list[StoredEvent]:
+    if not match_id.strip():
+        raise CliError(t("error.verify_what", locale), 2)
+    stored = asyncio.run(load(match_id.strip(), _database(database_url, locale)))
     if not stored:
-        print(f"tavola: no match {match_id}", file=sys.stderr)
-        return 1
+        raise CliError(t("error.no_match", locale, match=match_id))
+    return stored
+
+
+def replay(match_id: str, database_url: str | None, locale: str = "en") -> int:
+    stored = _stored(match_id, database_url, locale)
     state = aggregate.fold([r.event for r in decode(stored)])
     finished = state.ended is not None
     viewer = FULL if finished else SPECTATOR
     created = state.created
+    options = ", ".join(f"{o.name}={o.value}" for o in created.options) or t("none", locale)
     print(
-        f"match {match_id}: {created.game}, {len(created.seats)} seats, options "
-        f"{dict((o.name, o.value) for o in created.options)}"
+        t(
+            "replay.header",
+            locale,
+            match=match_id,
+            game=created.game,
+            seats=len(created.seats),
+            options=options,
+        )
     )
     for seat in created.seats:
-        print(f"  seat {seat.seat}: {seat.player_name}{' (bot)' if seat.is_bot else ''}")
+        marked = seat.is_bot and "bot" not in seat.player_name.lower()
+        bot = f" ({t('standings.bot', locale)})" if marked else ""
+        print(f"  {t('seat.n', locale, n=seat.seat)}: {seat.player_name}{bot}")
     for item in stored:
         envelope = to_envelope(item, viewer)
-        who = (
-            f" seat {envelope.cause.seat}"
-            if envelope.cause.kind in (events_pb2.CAUSE_KIND_ACTION, events_pb2.CAUSE_KIND_TIMEOUT)
-            else ""
+        line = describe(envelope, created.game, -2, locale)
+        if line is not None:
+            print(f"{envelope.version:>5}  {line.plain}")
+    game = state.game
+    view = to_record(game.view(state.game_state, None))
+    teams = teams_of(created.game, view, len(created.seats))
+    names = [created.seats[s.seat] for s in game.standings(state.game_state)]
+    standings = [
+        game_pb2.SeatStanding(
+            seat=s.seat, score=s.score, rank=s.rank, player_name=n.player_name, is_bot=n.is_bot
         )
-        print(event_line(envelope) + (f"   <-{who} {envelope.cause.action}" if who else ""))
-    print("final standings:" if finished else "standings so far (match not finished):")
-    for line in sorted(state.game.standings(state.game_state), key=lambda s: (s.rank, s.seat)):
-        print(
-            f"  {line.rank}. seat {line.seat} {created.seats[line.seat].player_name:<18}"
-            f" {line.score:>6}"
-        )
+        for s, n in zip(game.standings(state.game_state), names, strict=True)
+    ]
+    for text in standing_lines(standings, teams, game.info.lower_score_wins, locale, finished):
+        print(text)
     return 0
 
 
-def verify(match_id: str, database_url: str | None, *, bots: bool = True) -> int:
-    stored = asyncio.run(load(match_id, _database(database_url)))
-    if not stored:
-        print(f"tavola: no match {match_id}", file=sys.stderr)
-        return 1
-    return check(stored, bots=bots)
+def verify(
+    match_id: str, database_url: str | None, *, bots: bool = True, locale: str = "en"
+) -> int:
+    return check(_stored(match_id, database_url, locale), bots=bots, locale=locale)
 
 
-def verify_file(path: str, *, bots: bool = True) -> int:
-    """Verify an exported record offline: no server, no database."""
-    record = json_format.Parse(pathlib.Path(path).read_text(), game_pb2.ExportMatchResponse())
+def read_record(path: str, locale: str = "en") -> list[StoredEvent]:
+    """An exported record's events; one clear ``CliError`` for anything else."""
+    file = pathlib.Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(t("error.no_file", locale, path=path), 2) from None
+    except IsADirectoryError:
+        raise CliError(t("error.is_folder", locale, path=path), 2) from None
+    except UnicodeDecodeError:
+        raise CliError(t("error.not_text", locale, path=path), 2) from None
+    except OSError as error:
+        raise CliError(t("error.unreadable", locale, path=path, why=error.strerror), 2) from None
+    if not text.strip():
+        raise CliError(t("error.empty_record", locale, path=path), 2)
+    try:
+        record = json_format.Parse(text, game_pb2.ExportMatchResponse())
+    except json_format.ParseError as error:
+        why = str(error).splitlines()[0][:120]
+        raise CliError(t("error.not_a_record", locale, path=path, why=why), 2) from None
     if record.format != records_export.FORMAT:
-        print(f"FAILED: unknown record format {record.format!r}")
-        return 1
-    return check([records_export.from_record(e) for e in record.events], bots=bots)
+        raise CliError(
+            t(
+                "error.record_format",
+                locale,
+                path=path,
+                format=record.format or "?",
+                expected=records_export.FORMAT,
+            ),
+            2,
+        )
+    if not record.events:
+        raise CliError(t("error.record_empty_events", locale, path=path), 2)
+    try:
+        return [records_export.from_record(e) for e in record.events]
+    except UNREADABLE as error:
+        raise CliError(t("error.not_a_record", locale, path=path, why=error), 2) from None
 
 
-def export(match_id: str, output: str, address: str | None) -> int:
+def verify_file(path: str, *, bots: bool = True, locale: str = "en") -> int:
+    """Verify an exported record offline: no server, no database."""
+    return check(read_record(path, locale), bots=bots, locale=locale)
+
+
+def export(match_id: str, output: str, address: str | None, locale: str = "en") -> int:
     client = Client.connect(address or default_address())
     try:
         record = client.game.ExportMatch(game_pb2.ExportMatchRequest(match_id=match_id))
-    except grpc.RpcError as error:
-        print(f"tavola export: {error.code().name}: {error.details()}", file=sys.stderr)
-        return 1
     finally:
         client.close()
     text = json_format.MessageToJson(record, indent=1)
     if output == "-":
         print(text)
-    else:
+        return 0
+    try:
         pathlib.Path(output).write_text(text)
+    except OSError as error:
+        raise CliError(t("error.unwritable", locale, path=output, why=error.strerror)) from None
     return 0
 
 
-def check(stored: list[StoredEvent], *, bots: bool = True) -> int:
+def check(stored: list[StoredEvent], *, bots: bool = True, locale: str = "en") -> int:
     """The chain, the records against the rules and the seed, then (``bots``) every bot
-    decision re-derived; 0 when all hold."""
+    decision re-derived; 0 when all hold. Progress on stderr, the verdict on stdout."""
     broken = verify_chain(stored)
     if broken is not None:
-        print(f"FAILED: hash chain broken at version {broken}")
+        print(t("verify.chain_broken", locale, version=broken))
         return 1
-    try:
-        state = verify_records(decode(stored))
-    except Discrepancy as error:
-        print(f"FAILED: {error}")
+    with Bars() as bars:
+        bars.add("events", t("verify.events", locale), len(stored))
+        try:
+            records = decode(stored)
+            state = verify_records(records, lambda done, total: bars.update("events", done))
+        except Discrepancy as error:
+            failure = t("verify.failed", locale, why=error)
+        except UNREADABLE as error:
+            failure = t("verify.undecodable", locale, why=error)
+        else:
+            failure = ""
+        report = None
+        if not failure and bots:
+            bars.add("bots", t("verify.bots", locale, n=0), len(stored))
+
+            def step(done: int, total: int, checked: int) -> None:
+                bars.update("bots", done, description=t("verify.bots", locale, n=checked))
+
+            report = audit(stored, step)
+    if failure:
+        print(failure)
         return 1
-    print(
-        f"OK: {len(stored)} events, chain intact, seed matches its commitment, every deal "
-        f"and move re-derived ({state.created.game})."
-    )
-    if not bots:
-        print("bot decisions not re-derived (--no-bots)")
+    print(t("verify.ok", locale, events=len(stored), game=state.created.game))
+    if report is None:
+        print(t("verify.no_bots", locale))
         return 0
-    report = audit(stored)
     print(report.line())
     for mismatch in report.mismatches:
         print(f"FAILED: {mismatch.line()}")

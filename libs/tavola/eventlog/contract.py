@@ -156,7 +156,7 @@ class EventStoreContract:
         await store.append(stream, 0, events(1))
         with pytest.raises(ConcurrencyConflict):
             await store.append(stream, 0, events(1), command_id="late")
-        assert await store.find_command("late") is None
+        assert await store.find_command(stream, "late") is None
 
     async def test_two_concurrent_writers_of_the_same_version_cannot_both_succeed(
         self, store: EventStore
@@ -199,13 +199,20 @@ class EventStoreContract:
         assert raised.value.record.result == b"a"
         assert await store.stream_version(stream) == 2
 
-    async def test_a_command_id_is_unique_across_streams(self, store: EventStore) -> None:
+    async def test_the_same_command_id_in_two_streams_is_two_commands(
+        self, store: EventStore
+    ) -> None:
         one, two = a_stream(), a_stream()
-        await store.append(one, 0, events(1), command_id="cmd-x")
+        await store.append(one, 0, events(1), command_id="cmd-x", command_result=b"one")
+        result = await store.append(two, 0, events(2), command_id="cmd-x", command_result=b"two")
+        assert list(result.versions) == [1, 2]
+        found_one = await store.find_command(one, "cmd-x")
+        found_two = await store.find_command(two, "cmd-x")
+        assert found_one is not None and found_two is not None
+        assert (found_one.result, found_two.result) == (b"one", b"two")
         with pytest.raises(DuplicateCommand) as raised:
-            await store.append(two, 0, events(1), command_id="cmd-x")
-        assert raised.value.record.stream_id == one
-        assert await store.stream_version(two) == 0
+            await store.append(two, 2, events(1), command_id="cmd-x")
+        assert raised.value.record.stream_id == two
 
     async def test_a_command_without_events_is_recorded_so_its_retry_is_recognised(
         self, store: EventStore
@@ -224,9 +231,10 @@ class EventStoreContract:
         self, store: EventStore, clock: SteppingClock
     ) -> None:
         stream = a_stream()
-        assert await store.find_command("nope") is None
+        assert await store.find_command(stream, "nope") is None
         await store.append(stream, 0, events(3), command_id="c", command_result=b"r")
-        record = await store.find_command("c")
+        assert await store.find_command(a_stream(), "c") is None
+        record = await store.find_command(stream, "c")
         assert record is not None
         assert (record.stream_id, list(record.versions), record.result) == (stream, [1, 2, 3], b"r")
         assert record.recorded_at == clock.now
@@ -241,7 +249,7 @@ class EventStoreContract:
             await store.append(other, 0, [an_event(), taken], command_id="c")
         assert raised.value.event_id == taken.event_id
         assert await store.stream_version(other) == 0
-        assert await store.find_command("c") is None
+        assert await store.find_command(other, "c") is None
 
     # --- hash chain ------------------------------------------------------------------
 
@@ -328,4 +336,4 @@ class EventStoreContract:
         with pytest.raises(ValueError, match="timezone"):
             await store.append(stream, 0, events(1), command_id="naive")
         assert await store.stream_version(stream) == 0
-        assert await store.find_command("naive") is None
+        assert await store.find_command(stream, "naive") is None

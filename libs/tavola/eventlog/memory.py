@@ -30,7 +30,7 @@ class InMemoryEventStore(EventStore):
         self._streams: dict[str, list[StoredEvent]] = {}
         self._log: list[StoredEvent] = []
         self._event_ids: set[UUID] = set()
-        self._commands: dict[str, CommandRecord] = {}
+        self._commands: dict[tuple[str, str], CommandRecord] = {}
 
     async def append(
         self,
@@ -42,7 +42,7 @@ class InMemoryEventStore(EventStore):
         command_result: bytes = b"",
     ) -> AppendResult:
         check_append_arguments(stream_id, expected_version, events)
-        self._refuse_duplicates(command_id, events)
+        self._refuse_duplicates(stream_id, command_id, events)
         stream = self._streams.get(stream_id, [])
         if len(stream) != expected_version:
             raise ConcurrencyConflict(stream_id, expected_version, len(stream))
@@ -55,7 +55,7 @@ class InMemoryEventStore(EventStore):
         self._event_ids.update(event.event_id for event in stored)
         last_version = expected_version + len(stored)
         if command_id is not None:
-            self._commands[command_id] = CommandRecord(
+            self._commands[(stream_id, command_id)] = CommandRecord(
                 command_id,
                 stream_id,
                 expected_version + 1,
@@ -67,8 +67,11 @@ class InMemoryEventStore(EventStore):
             stream_id, expected_version + 1, last_version, tuple(stored), command_id, command_result
         )
 
-    def _refuse_duplicates(self, command_id: str | None, events: Sequence[NewEvent]) -> None:
-        if command_id is not None and (record := self._commands.get(command_id)) is not None:
+    def _refuse_duplicates(
+        self, stream_id: str, command_id: str | None, events: Sequence[NewEvent]
+    ) -> None:
+        record = None if command_id is None else self._commands.get((stream_id, command_id))
+        if record is not None:
             raise DuplicateCommand(record)
         for event in events:
             if event.event_id in self._event_ids:
@@ -90,5 +93,5 @@ class InMemoryEventStore(EventStore):
     async def read_all(self, after: Cursor = Cursor.START, limit: int = 1000) -> list[StoredEvent]:
         return [event for event in self._log if event.cursor > after][:limit]
 
-    async def find_command(self, command_id: str) -> CommandRecord | None:
-        return self._commands.get(command_id)
+    async def find_command(self, stream_id: str, command_id: str) -> CommandRecord | None:
+        return self._commands.get((stream_id, command_id))

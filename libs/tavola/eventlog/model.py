@@ -118,7 +118,8 @@ class EventStore(ABC):
 
     ``append`` raises ``ConcurrencyConflict`` when the stream is not at ``expected_version``
     (0 for a new stream), ``DuplicateCommand`` (carrying the original ``CommandRecord``) when
-    ``command_id`` was already recorded — checked first, so a retry with a stale expected
+    ``command_id`` was already recorded *in this stream* (command ids are unique per stream:
+    the same id in two streams is two commands) — checked first, so a retry with a stale expected
     version is still recognised — and ``DuplicateEventId`` when an event id is reused. In
     every error case nothing is written. Appending no events with a ``command_id`` records
     the command alone.
@@ -148,7 +149,8 @@ class EventStore(ABC):
         """Events strictly after ``after`` in global order, never skipping a late commit."""
 
     @abstractmethod
-    async def find_command(self, command_id: str) -> CommandRecord | None: ...
+    async def find_command(self, stream_id: str, command_id: str) -> CommandRecord | None:
+        """The record of ``command_id`` in ``stream_id``, or None."""
 
 
 def check_append_arguments(

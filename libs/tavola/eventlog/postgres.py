@@ -51,7 +51,7 @@ _SELECT_COLUMNS = f"tx, position, {_INSERT_COLUMNS}"
 _HEAD = "SELECT version, hash FROM events WHERE stream_id = $1 ORDER BY version DESC LIMIT 1"
 _FIND_COMMAND = (
     "SELECT command_id, stream_id, first_version, last_version, result, recorded_at "
-    "FROM commands WHERE command_id = $1"
+    "FROM commands WHERE stream_id = $1 AND command_id = $2"
 )
 _INSERT_COMMAND = (
     "INSERT INTO commands (command_id, stream_id, first_version, last_version, result, "
@@ -126,7 +126,9 @@ class PostgresEventStore(EventStore):
             # Read committed: the command lookup and the head read see different snapshots,
             # so a concurrent retry of this very command may commit in between. Its record
             # is the answer, not a conflict.
-            if command_id is not None and (record := await _find_command(conn, command_id)):
+            if command_id is not None and (
+                record := await _find_command(conn, stream_id, command_id)
+            ):
                 raise DuplicateCommand(record) from conflict
             raise
 
@@ -139,7 +141,7 @@ class PostgresEventStore(EventStore):
         command_id: str | None,
         command_result: bytes,
     ) -> AppendResult:
-        if command_id is not None and (record := await _find_command(conn, command_id)):
+        if command_id is not None and (record := await _find_command(conn, stream_id, command_id)):
             raise DuplicateCommand(record)
         head = await conn.fetchrow(_HEAD, stream_id)
         actual = head["version"] if head else 0
@@ -173,7 +175,7 @@ class PostgresEventStore(EventStore):
         events: Sequence[NewEvent],
     ) -> EventLogError:
         """Name the conflict from what is committed now that our write rolled back."""
-        if command_id is not None and (record := await _find_command(conn, command_id)):
+        if command_id is not None and (record := await _find_command(conn, stream_id, command_id)):
             return DuplicateCommand(record)
         if error.constraint_name == "events_event_id_key":
             ids = [event.event_id for event in events]
@@ -201,9 +203,9 @@ class PostgresEventStore(EventStore):
         rows = await self._pool.fetch(READ_ALL_QUERY, after.tx, after.position, limit)
         return [_stored_event(row) for row in rows]
 
-    async def find_command(self, command_id: str) -> CommandRecord | None:
+    async def find_command(self, stream_id: str, command_id: str) -> CommandRecord | None:
         async with self._pool.acquire() as conn:
-            return await _find_command(conn, command_id)
+            return await _find_command(conn, stream_id, command_id)
 
 
 @asynccontextmanager
@@ -231,8 +233,8 @@ async def _stream_version(conn: Any, stream_id: str) -> int:
     return int(head["version"]) if head else 0
 
 
-async def _find_command(conn: Any, command_id: str) -> CommandRecord | None:
-    row = await conn.fetchrow(_FIND_COMMAND, command_id)
+async def _find_command(conn: Any, stream_id: str, command_id: str) -> CommandRecord | None:
+    row = await conn.fetchrow(_FIND_COMMAND, stream_id, command_id)
     if row is None:
         return None
     return CommandRecord(

@@ -3,5 +3,6 @@
 from tavola.infra.databases import create_database, drop_database
 from tavola.infra.errors import InfraError
 from tavola.infra.local import LocalInfra
+from tavola.infra.pg_server import Durability
 
-__all__ = ["InfraError", "LocalInfra", "create_database", "drop_database"]
+__all__ = ["Durability", "InfraError", "LocalInfra", "create_database", "drop_database"]

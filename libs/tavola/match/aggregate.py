@@ -58,6 +58,13 @@ class MatchState:
             return frozenset()
         return self.game.to_act(self.game_state)
 
+    def awaited(self) -> frozenset[int]:
+        """Seats the game waits for (``Game.decision``): those to act but for one that may
+        only make an optional move (a Doppelkopf announcement while others play on). Only
+        these get deadlines."""
+        game = self.game
+        return frozenset(s for s in self.to_act() if game.decision(self.game_state, s))
+
     def seat(self, seat: int) -> SeatInfo:
         """Who plays a seat now (a bot that took over a departed player is marked)."""
         info = self.created.seats[seat]
@@ -158,8 +165,8 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
         case SeedRevealed(seed_hex=seed_hex):
             return replace(state, seed_hex=seed_hex)
     after = replace(state, game_state=state.game.evolve(state.game_state, event))
-    to_act = after.to_act()
-    after = replace(after, deadlines=tuple(d for d in after.deadlines if d.seat in to_act))
+    awaited = after.awaited()
+    after = replace(after, deadlines=tuple(d for d in after.deadlines if d.seat in awaited))
     return _checkpointed(before, after)
 
 
@@ -309,16 +316,22 @@ def decide_timeout(state: MatchState, seat: int) -> Batch:
     )
 
 
+PAUSE_BEFORE_END = "end"
+"""The ``PauseStarted.purpose`` of the pause between a match's last game and its end."""
+
+
 def settle(state: MatchState, seed: bytes, now_ms: int | None = None) -> list[Batch]:
     """What follows on its own: chance from the seed, then the end and the seed's reveal.
 
-    With a clock (``now_ms``) a pause the game asks for before a chance is recorded
-    (``PauseStarted``) and settling stops until it has passed; tables of bots only and
-    the offline verifier (no clock) do not pause."""
+    With a clock (``now_ms``) a pause the game asks for before a chance or before the end
+    (``pause_before_chance`` / ``pause_before_end``) is recorded (``PauseStarted``) and
+    settling stops until it has passed; tables of bots only and the offline verifier (no
+    clock) do not pause."""
     batches: list[Batch] = []
     game = state.game
     while (request := game.chance(state.game_state)) is not None:
-        pause = _pause(state, request, now_ms)
+        seconds = game.pause_before_chance(state.game_state)
+        pause = _pause(state, request.purpose, seconds, now_ms)
         if pause is not None:
             if pause.events:
                 batches.append(pause)
@@ -327,20 +340,28 @@ def settle(state: MatchState, seed: bytes, now_ms: int | None = None) -> list[Ba
         batches.append(batch)
         state = fold(batch.events, state)
     if state.ended is None and game.is_over(state.game_state):
+        seconds = game.pause_before_end(state.game_state)
+        pause = _pause(state, PAUSE_BEFORE_END, seconds, now_ms)
+        if pause is not None:
+            if pause.events:
+                batches.append(pause)
+            return batches
         ended = MatchEnded(game.standings(state.game_state))
         batches.append(Batch("system", (ended, SeedRevealed(seed.hex()))))
     return batches
 
 
-def _pause(state: MatchState, request: ChanceRequest, now_ms: int | None) -> Batch | None:
-    """A batch recording the pause (or an empty one: still pausing), or None: go on."""
+def _pause(
+    state: MatchState, purpose: str, seconds: int | None, now_ms: int | None
+) -> Batch | None:
+    """A batch recording the pause before ``purpose`` (or an empty one: still pausing), or
+    None: go on."""
     if now_ms is None or not any(state.timed_by_engine(s) for s in range(state.players)):
         return None
-    seconds = state.game.pause_before_chance(state.game_state)
     if not seconds:
         return None
-    if state.pause is None or state.pause.purpose != request.purpose:
-        return Batch("system", (PauseStarted(request.purpose, now_ms + seconds * 1000, seconds),))
+    if state.pause is None or state.pause.purpose != purpose:
+        return Batch("system", (PauseStarted(purpose, now_ms + seconds * 1000, seconds),))
     if now_ms < state.pause.until_ms:
         return Batch("system", ())
     return None
@@ -354,7 +375,7 @@ def deadlines_due(state: MatchState, now_ms: int, acted: int | None = None) -> B
         return None
     running = {d.seat for d in state.deadlines if d.seat != acted}
     events: list[Event] = []
-    for seat in sorted(state.to_act()):
+    for seat in sorted(state.awaited()):
         if seat in running:
             continue
         seconds = state.timer_seconds(seat)

@@ -33,6 +33,7 @@ class SeatInfo:
     bot_level: str
     client_seed_hex: str
     bot_think_ms: int = 0  # a bot's thinking time per decision (0: the game's default)
+    account_id: str = ""  # the account seated (empty: the platform's own bot)
 
 
 @dataclass(frozen=True, slots=True)

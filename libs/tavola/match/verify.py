@@ -10,7 +10,7 @@ gets with what was recorded, event by event. The hash chain is checked separatel
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tavola.match import aggregate
@@ -71,8 +71,12 @@ def group(records: Sequence[Recorded]) -> list[list[Recorded]]:
     return batches
 
 
-def verify(records: Sequence[Recorded]) -> MatchState:
-    """Raise Discrepancy at the first recorded event the rules and the seed do not give."""
+def verify(
+    records: Sequence[Recorded], progress: Callable[[int, int], None] | None = None
+) -> MatchState:
+    """Raise Discrepancy at the first recorded event the rules and the seed do not give.
+
+    ``progress``, if given, is called after each batch with (events checked, events)."""
     if len(records) < 2 or not isinstance(records[0].event, MatchCreated):
         raise Discrepancy(1, "the stream does not begin with MatchCreated")
     seed = _revealed_seed(records)
@@ -84,6 +88,8 @@ def verify(records: Sequence[Recorded]) -> MatchState:
     for batch in group(records):
         state = _check_batch(state, batch, seed, _Before(records, done))
         done += len(batch)
+        if progress is not None:
+            progress(done, len(records))
     assert state is not None
     if state.ended is None:
         raise Discrepancy(records[-1].version, "the match never ended")

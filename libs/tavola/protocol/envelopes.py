@@ -10,6 +10,8 @@ from __future__ import annotations
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from tavola.eventlog.model import StoredEvent
+from tavola.rules.errors import Reason
+from tavola.rules.messages import render
 from tavola.v1 import common_pb2, events_pb2, internal_pb2
 
 SPECTATOR = -1
@@ -26,8 +28,14 @@ def match_id_of(stream_id: str) -> str:
     return stream_id.removeprefix("match-")
 
 
-def to_envelope(stored: StoredEvent, viewer: int, table_id: str = "") -> events_pb2.EventEnvelope:
+def to_envelope(
+    stored: StoredEvent, viewer: int, table_id: str = "", locale: str = ""
+) -> events_pb2.EventEnvelope:
+    """The stored event as ``viewer`` may see it; with a ``locale``, an automatic move's
+    reason carries its text in that language."""
     metadata = internal_pb2.EventMetadata.FromString(stored.metadata)
+    if locale and metadata.cause.automatic_reason.code:
+        _render_reason(metadata.cause.automatic_reason, locale)
     shown = visible_to(stored.audience, viewer)
     recorded = Timestamp()
     recorded.FromDatetime(stored.recorded_at)
@@ -53,3 +61,8 @@ def to_envelope(stored: StoredEvent, viewer: int, table_id: str = "") -> events_
     if shown:
         envelope.payload.CopyFrom(common_pb2.Record.FromString(stored.payload))
     return envelope
+
+
+def _render_reason(reason: common_pb2.Reason, locale: str) -> None:
+    params = {p.name: getattr(p, p.WhichOneof("value") or "string_value") for p in reason.params}
+    reason.text = render(Reason.of(reason.code, **params), locale)

@@ -20,11 +20,25 @@ from tavola.rules.messages import render
 
 
 class ServiceError(Exception):
-    def __init__(self, code: grpc.StatusCode, reason: Reason, locale: str = "en") -> None:
+    """A documented failure: its status, stable reason and readable message. ``retry_after``
+    (seconds) tells a client when trying again may succeed (rate limits, outages)."""
+
+    def __init__(
+        self,
+        code: grpc.StatusCode,
+        reason: Reason,
+        locale: str = "en",
+        retry_after: float | None = None,
+    ) -> None:
         self.code = code
         self.reason = reason
         self.message = render(reason, locale)
+        self.retry_after = retry_after
         super().__init__(f"{code.name}: {self.message}")
+
+    def localised(self, locale: str) -> ServiceError:
+        """The same error with its message in ``locale``."""
+        return ServiceError(self.code, self.reason, locale, self.retry_after)
 
 
 def from_rules_error(error: RulesError, locale: str = "en") -> ServiceError:
@@ -59,3 +73,27 @@ def precondition(code: str, locale: str = "en", /, **params: str | int) -> Servi
 
 def exists(code: str, locale: str = "en", /, **params: str | int) -> ServiceError:
     return ServiceError(grpc.StatusCode.ALREADY_EXISTS, Reason.of(code, **params), locale)
+
+
+def unauthenticated(code: str, locale: str = "en", /, **params: str | int) -> ServiceError:
+    return ServiceError(grpc.StatusCode.UNAUTHENTICATED, Reason.of(code, **params), locale)
+
+
+def exhausted(
+    retry_after: float, code: str = "rate.limited", /, **params: str | int
+) -> ServiceError:
+    return ServiceError(
+        grpc.StatusCode.RESOURCE_EXHAUSTED, Reason.of(code, **params), retry_after=retry_after
+    )
+
+
+def unavailable(
+    code: str = "service.unavailable", retry_after: float = 1.0, /, **params: str | int
+) -> ServiceError:
+    return ServiceError(
+        grpc.StatusCode.UNAVAILABLE, Reason.of(code, **params), retry_after=retry_after
+    )
+
+
+def internal(incident: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.INTERNAL, Reason.of("internal.error", incident=incident))

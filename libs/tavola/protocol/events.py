@@ -6,11 +6,13 @@ platform events. Payloads are ``tavola.v1.Record`` messages serialized determini
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from uuid import UUID
 
-from tavola.eventlog.model import StoredEvent
+from tavola.accounts.model import ACCOUNT_EVENTS
+from tavola.eventlog.model import NewEvent, StoredEvent
 from tavola.lobby.table import TABLE_EVENTS
 from tavola.match.events import PLATFORM_EVENTS, MatchCreated
 from tavola.match.verify import Discrepancy, Recorded
@@ -26,6 +28,7 @@ TAKEN_BACK = f"{PLATFORM}.MovesTakenBack"  # drops what came after its to_versio
 
 
 TABLE = "table"
+ACCOUNT = "account"
 
 
 def type_name(game: str, event: Event) -> str:
@@ -33,6 +36,8 @@ def type_name(game: str, event: Event) -> str:
         prefix = PLATFORM
     elif type(event) in TABLE_EVENTS:
         prefix = TABLE
+    elif type(event) in ACCOUNT_EVENTS:
+        prefix = ACCOUNT
     else:
         prefix = game
     return f"{prefix}.{type(event).__name__}"
@@ -48,6 +53,7 @@ def _classes(game: str) -> dict[str, type[Event]]:
     """Event classes by type name: the platform's, plus the game's when one is given."""
     classes = {f"{PLATFORM}.{c.__name__}": c for c in PLATFORM_EVENTS}
     classes.update({f"{TABLE}.{c.__name__}": c for c in TABLE_EVENTS})
+    classes.update({f"{ACCOUNT}.{c.__name__}": c for c in ACCOUNT_EVENTS})
     if game:
         classes.update({f"{game}.{c.__name__}": c for c in registry.get(game).info.event_types})
     return classes
@@ -152,6 +158,27 @@ def decode_recorded(stored: Sequence[StoredEvent], game: str = "") -> list[Recor
                 action=cause.action,
                 chance_purpose=cause.chance_purpose,
                 command_id=cause.command_id,
+            )
+        )
+    return out
+
+
+def system_events(
+    events: Sequence[Event], new_id: Callable[[], UUID], command_id: str = ""
+) -> list[NewEvent]:
+    """Platform facts (tables, accounts) as events to append, caused by the system."""
+    metadata = Metadata(kind=CAUSE_KINDS["system"], command_id=command_id).encode()
+    out = []
+    for event in events:
+        audience = event.audience()
+        out.append(
+            NewEvent(
+                event_id=new_id(),
+                type=type_name("", event),
+                payload=encode_payload("", event),
+                schema_version=SCHEMA_VERSION,
+                audience=None if audience is None else tuple(sorted(audience)),
+                metadata=metadata,
             )
         )
     return out

@@ -15,6 +15,7 @@ from tavola.rules.errors import (
 from tavola.rules.interface import (
     Action,
     ChanceRequest,
+    Deferral,
     Event,
     Game,
     GameInfo,
@@ -27,6 +28,7 @@ from tavola.rules.interface import (
 __all__ = [
     "Action",
     "ChanceRequest",
+    "Deferral",
     "Event",
     "Game",
     "GameInfo",

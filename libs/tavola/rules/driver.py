@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tavola.rules import fairness
-from tavola.rules.interface import Event, Game, OptionValue
+from tavola.rules.interface import Deferral, Event, Game, OptionValue
 
 
 @dataclass
@@ -44,7 +44,10 @@ Chooser = Callable[[Game[Any, Any], Any, int, Sequence[Any], random.Random], Any
 def random_choice(
     game: Game[Any, Any], state: Any, seat: int, legal: Sequence[Any], rng: random.Random
 ) -> Any:
-    return legal[rng.randrange(len(legal))]
+    """Uniform among the legal actions that move the game (a ``Deferral`` only lets a
+    seat's optional decisions pass: a random player lets them pass by playing on)."""
+    moving = [a for a in legal if not isinstance(a, Deferral)] or list(legal)
+    return moving[rng.randrange(len(moving))]
 
 
 def play_match(

@@ -11,7 +11,10 @@ A game is a pure, deterministic library (after OpenSpiel and boardgame.io):
 * ``evolve(state, event)`` — folds one event into the state;
 * ``to_act``, ``legal_actions``, ``why_illegal`` — who may act, with what, and why not;
 * ``view(state, seat)`` — what one seat (or a spectator, ``seat=None``) may see;
-* ``standings`` / ``is_over`` — scores so far and whether the match has ended.
+* ``standings`` / ``is_over`` — scores so far and whether the match has ended;
+* ``decision``, ``turn_timer``, ``automatic_action`` — what the game waits for from a seat,
+  how long it may take (table options, ``tavola.rules.timers``) and the move made when the
+  time runs out; ``pause_before_chance`` / ``pause_before_end`` — pauses between games.
 
 The base class implements ``decide``'s checks once ("game over", "not your turn",
 "illegal action"), so a game module writes only its rules in ``apply``. Errors never change
@@ -49,6 +52,15 @@ class Event:
 
 class Action:
     """Base of every action a seat can take (a command, named imperatively)."""
+
+    __slots__ = ()
+
+
+class Deferral(Action):
+    """An action that only lets a seat's optional decisions pass for now (Doppelkopf's
+    ``wait``: no announcement while another seat is to play). It moves nothing else on, so
+    it is never the automatic move of a seat the game waits for, and a uniformly random
+    player (``driver.random_choice``) never picks it."""
 
     __slots__ = ()
 
@@ -232,6 +244,9 @@ class Game(ABC, Generic[S, A]):
     def automatic_action(self, state: S, seat: int) -> tuple[A, Reason]:
         """The move made for a seat whose timer ran out, with why (a safe, honest choice).
 
+        It exists for every seat in ``to_act`` and ``decide`` accepts it. For a seat the
+        game waits for (``decision`` not None) it moves the game on — never a
+        ``Deferral``; a seat that may act only optionally gets the game's ``Deferral``.
         Default: the first legal action. Games override with their documented choice.
         """
         legal = self.legal_actions(state, seat)
@@ -239,18 +254,34 @@ class Game(ABC, Generic[S, A]):
             raise NotYourTurn(Reason.of("game.not_your_turn", seat=seat, on_turn=""))
         return legal[0], Reason.of("auto.first_legal")
 
+    def decision(self, state: S, seat: int) -> str | None:
+        """The kind of decision the game waits for from ``seat`` now ("bid", "card", …: a
+        kind of the game's ``tavola.rules.timers.TurnTimers``), or ``None``: the seat is not
+        to act, or may act only optionally (a Doppelkopf announcement while another seat is
+        to play), so nothing waits for it. Default: every seat in ``to_act`` is awaited,
+        kind ``"turn"`` (games declare their own kinds)."""
+        return "turn" if seat in self.to_act(state) else None
+
     def turn_timer(self, state: S, seat: int) -> int | None:
         """Seconds a seat has for its current decision, or ``None`` (untimed).
 
         The engine records each deadline as a fact and, when it passes, plays
-        ``automatic_action`` for the seat. Default: untimed; games whose rule book sets
-        timers (Spades: 30 s a bid, 25 s a card) override this."""
+        ``automatic_action`` for the seat. Every game times every ``decision`` from its
+        table options (``tavola.rules.timers``: ``timers`` and ``timer_<kind>``; Spades
+        30 s a bid, 25 s a card); ``None`` when the table switched timers off or nothing
+        is awaited from the seat. Default: untimed."""
         return None
 
     def pause_before_chance(self, state: S) -> int | None:
         """Seconds the table pauses before the next chance (e.g. between games, so everyone
         sees the result and the provisional standings), or ``None``. Applied by the engine
         only at tables with people; the rules stay timeless."""
+        return None
+
+    def pause_before_end(self, state: S) -> int | None:
+        """Seconds the table pauses once the match is over, before the final standings
+        (``match.MatchEnded``) — Doppelkopf: 10 s to see the last game's result — or
+        ``None``. Asked only when ``is_over``; applied like ``pause_before_chance``."""
         return None
 
     def seat_left(self, state: S, seat: int) -> list[Event]:

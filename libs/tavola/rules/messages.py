@@ -10,6 +10,7 @@ from functools import cache
 
 from tavola.rules import registry
 from tavola.rules.errors import Reason
+from tavola.rules.trust_messages import TRUST_MESSAGES
 
 LOCALES = ("en", "pt")
 DEFAULT_LOCALE = "en"
@@ -108,6 +109,7 @@ PLATFORM_MESSAGES: dict[str, dict[str, str]] = {
 @cache
 def catalogue() -> Mapping[str, Mapping[str, str]]:
     merged: dict[str, Mapping[str, str]] = dict(PLATFORM_MESSAGES)
+    merged.update(TRUST_MESSAGES)
     for game in registry.all_games():
         merged.update(game.messages())
     return merged

@@ -14,7 +14,7 @@ from tavola.service.runtime import stop_on_signals
 def serve(name: str, run: Callable[[ServiceConfig, asyncio.Event], Awaitable[None]]) -> None:
     async def main() -> None:
         config = ServiceConfig.from_env()
-        configure(name, json=config.json_logs, level=config.log_level)
+        configure(name, json=config.json_logs, level=config.log_level, log_file=config.log_file)
         async with stop_on_signals() as stop:
             await run(config, stop)
 

@@ -15,17 +15,24 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from nats.aio.client import Client as NATS
 from nats.js import JetStreamContext
-from nats.js.api import StreamConfig
+from nats.js.api import DiscardPolicy, StorageType, StreamConfig
+from nats.js.errors import BadRequestError
 from prometheus_client import start_http_server
 
 from tavola.bus import subjects
+from tavola.service.config import EventStreamLimits, metrics_address
+from tavola.service.grpc_metrics import GrpcMetricsInterceptor
 
 log = structlog.get_logger(__name__)
 
 
 async def connect_nats(url: str, name: str) -> NATS:
+    """Connect as the service ``name``: the URL carries its NATS user (``nats://user:pass@``)
+    when the bus requires authentication, and replies come to its own inbox prefix, which
+    only its user may read (docs/security.md)."""
+
     async def on_error(error: Exception) -> None:
-        log.warning("nats.error", error=str(error))
+        log.warning("nats.error", error=type(error).__name__)
 
     return await nats.connect(
         url,
@@ -33,20 +40,56 @@ async def connect_nats(url: str, name: str) -> NATS:
         max_reconnect_attempts=-1,
         reconnect_time_wait=0.5,
         error_cb=on_error,
+        inbox_prefix=subjects.inbox_prefix(name),
     )
 
 
-async def ensure_event_stream(js: JetStreamContext, names: subjects.Subjects) -> None:
-    """Create (or update) the JetStream stream that carries committed events."""
+_STREAM_NAME_IN_USE = 10058  # JetStream: "stream name already in use" (another config)
+
+
+async def ensure_event_stream(
+    js: JetStreamContext, names: subjects.Subjects, limits: EventStreamLimits | None = None
+) -> None:
+    """Create the JetStream stream that carries committed events, or bring an existing one
+    to these replicas and limits (``None``: from the environment, ``TAVOLA_JS_*``)."""
+    limits = limits or EventStreamLimits.from_env()
     config = StreamConfig(
         name=names.events_stream,
         subjects=[names.events_all],
         duplicate_window=subjects.DUPLICATE_WINDOW_SECONDS,
+        storage=StorageType.FILE,
+        num_replicas=limits.replicas,
+        max_age=float(limits.max_age_seconds),
+        max_bytes=limits.max_bytes,
+        discard=DiscardPolicy.OLD,
     )
     try:
         await js.add_stream(config)
-    except Exception:  # already exists with another config: update it
+    except BadRequestError as error:
+        if error.err_code != _STREAM_NAME_IN_USE:
+            raise
         await js.update_stream(config)
+
+
+async def await_event_stream(
+    js: JetStreamContext, names: subjects.Subjects, timeout: float = 120.0
+) -> None:
+    """Wait until the engine has created the events stream (only the engine's NATS user may
+    create or change it); raises TimeoutError after ``timeout`` so a supervisor restarts
+    the service rather than it waiting forever."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        try:
+            await js.stream_info(names.events_stream)
+            return
+        except Exception as error:
+            if loop.time() > deadline:
+                raise TimeoutError(
+                    f"no stream {names.events_stream} after {timeout:.0f} s"
+                ) from error
+            log.info("bus.waiting_for_stream", stream=names.events_stream)
+            await asyncio.sleep(0.5)
 
 
 async def create_pool(url: str, size: int = 10) -> asyncpg.Pool:
@@ -55,10 +98,17 @@ async def create_pool(url: str, size: int = 10) -> asyncpg.Pool:
     return pool
 
 
-def start_metrics(port: int) -> int:
-    """Serve Prometheus metrics on 127.0.0.1:port (0 picks a free port); returns the port."""
-    server, _thread = start_http_server(port, addr="127.0.0.1")
+def start_metrics(port: int, address: str | None = None) -> int:
+    """Serve Prometheus metrics on ``address:port`` (port 0 picks a free one); returns the
+    port. ``address`` ``None``: ``TAVOLA_METRICS_ADDRESS``, by default 127.0.0.1."""
+    server, _thread = start_http_server(port, addr=address or metrics_address())
     return int(server.server_port)
+
+
+def metrics_interceptor() -> GrpcMetricsInterceptor:
+    """Per-RPC metrics of a gRPC server (``tavola_grpc_server_*``): put it first in the
+    server's interceptors, so that it sees the status every other one answers with."""
+    return GrpcMetricsInterceptor()
 
 
 def add_health_and_reflection(

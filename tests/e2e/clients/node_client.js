@@ -5,7 +5,7 @@
 const grpc = require("@grpc/grpc-js");
 const loader = require("@grpc/proto-loader");
 
-const [address, protoRoot] = process.argv.slice(2);
+const [address, protoRoot, token] = process.argv.slice(2);
 const def = loader.loadSync(
   ["tavola/v1/lobby.proto", "tavola/v1/game.proto"],
   { includeDirs: [protoRoot], keepCase: true, longs: Number, enums: String, defaults: true },
@@ -13,9 +13,12 @@ const def = loader.loadSync(
 const v1 = grpc.loadPackageDefinition(def).tavola.v1;
 const lobby = new v1.LobbyService(address, grpc.credentials.createInsecure());
 const game = new v1.GameService(address, grpc.credentials.createInsecure());
+// Every call carries the account's bearer token (docs/security.md).
+const auth = new grpc.Metadata();
+auth.set("authorization", `Bearer ${token}`);
 const call = (stub, method, request) =>
   new Promise((resolve, reject) =>
-    stub[method](request, (error, reply) => (error ? reject(error) : resolve(reply))));
+    stub[method](request, auth, (error, reply) => (error ? reject(error) : resolve(reply))));
 
 async function main() {
   const { table } = await call(lobby, "CreateTable", { game: "fan-tan", players: 4 });

@@ -15,7 +15,7 @@ import pytest
 
 from services.bots import app as bot_service
 from services.bots.app import BotPlayer
-from support.engine import bot_ports, engine_fixture, token
+from support.engine import account, bot_ports, engine_fixture, player, token
 from tavola.bots import audit as audit_module
 from tavola.bots import policy_version
 from tavola.bots.audit import audit
@@ -57,14 +57,14 @@ async def bot_match(game: str, options: dict[str, str], players: int = 4) -> lis
             match_id="m1", table_id="t1", game=game, options=options, seats=seats
         )
     )
-    player = BotPlayer(bot_ports(fx, samples=6))
+    bots = BotPlayer(bot_ports(fx, samples=6))
     delivered = 0
     while True:
         stored = await fx.store.read_stream("match-m1", delivered)
         if not stored:
             break
         for item in stored:
-            await player.on_event(to_envelope(item, FULL))
+            await bots.on_event(to_envelope(item, FULL))
         delivered = stored[-1].version
     everything = await fx.store.read_stream("match-m1")
     assert everything[-1].type == "match.SeedRevealed", "the bots did not finish the match"
@@ -208,6 +208,7 @@ async def practice_match_with_take_backs(game: str, options: dict[str, str]) -> 
             is_bot=seat != 0,
             bot_level="" if seat == 0 else LEVELS[seat % len(LEVELS)],
             token_sha256=hashlib.sha256(token(seat).encode()).hexdigest(),
+            account_id=account(seat) if seat == 0 else "",
         )
         for seat in range(4)
     ]
@@ -216,12 +217,12 @@ async def practice_match_with_take_backs(game: str, options: dict[str, str]) -> 
             match_id="m1", table_id="t1", game=game, options=options, seats=seats
         )
     )
-    player = BotPlayer(bot_ports(fx, samples=6))
+    bots = BotPlayer(bot_ports(fx, samples=6))
     delivered, moves, taken_back = 0, 0, 0
     for _ in range(5000):
         stored = await fx.store.read_stream("match-m1", delivered)
         for item in stored:
-            await player.on_event(to_envelope(item, FULL))
+            await bots.on_event(to_envelope(item, FULL))
         delivered = stored[-1].version if stored else delivered
         spectator = await fx.view("m1", -1)
         if spectator.finished:
@@ -234,7 +235,8 @@ async def practice_match_with_take_backs(game: str, options: dict[str, str]) -> 
                 await fx.engine.take_back(
                     game_pb2.TakeBackRequest(
                         match_id="m1", seat=0, seat_token=token(0), command_id=f"tb{moves}"
-                    )
+                    ),
+                    player(0),
                 )
                 taken_back += 1
                 continue

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 
 from services.bots.app import BotPlayer
-from support.engine import bot_ports, engine_fixture
+from support.engine import account, bot_ports, engine_fixture, player
 from tavola.bots.audit import audit
 from tavola.protocol.envelopes import FULL, to_envelope
 from tavola.v1 import game_pb2, internal_pb2
@@ -30,6 +30,7 @@ async def test_a_departed_players_seat_is_played_by_the_bot_that_replaced_it():
             is_bot=seat != 0,
             bot_level="" if seat == 0 else "medium",
             token_sha256=hashlib.sha256(token(seat).encode()).hexdigest(),
+            account_id=account(seat) if seat == 0 else "",
         )
         for seat in range(4)
     ]
@@ -38,7 +39,7 @@ async def test_a_departed_players_seat_is_played_by_the_bot_that_replaced_it():
             match_id="m1", table_id="t1", game="fan-tan", options={"hands": "1"}, seats=seats
         )
     )
-    player = BotPlayer(bot_ports(fx, samples=4))
+    bots = BotPlayer(bot_ports(fx, samples=4))
     delivered = 0
     left = False
     for _ in range(10_000):
@@ -49,11 +50,12 @@ async def test_a_departed_players_seat_is_played_by_the_bot_that_replaced_it():
                 break
             left = True  # the person walks away while the table waits for them
             await engine.leave(
-                game_pb2.LeaveMatchRequest(match_id="m1", seat=0, seat_token=token(0))
+                game_pb2.LeaveMatchRequest(match_id="m1", seat=0, seat_token=token(0)),
+                player(0),
             )
             continue
         for item in stored:
-            await player.on_event(to_envelope(item, FULL))
+            await bots.on_event(to_envelope(item, FULL))
         delivered = stored[-1].version
     everything = await fx.store.read_stream("match-m1")
     assert left, "the person never had to act"

@@ -7,7 +7,7 @@ import hashlib
 import grpc
 import pytest
 
-from support.engine import FakeSeeds, engine_fixture, token
+from support.engine import FakeSeeds, engine_fixture, player, token
 from tavola.protocol.errors import ServiceError
 from tavola.rules.cards import Card
 from tavola.v1 import game_pb2
@@ -89,7 +89,8 @@ async def test_bad_input_gets_a_precise_status_and_changes_nothing(case, status,
         call = fx.engine.submit(
             game_pb2.SubmitActionRequest(
                 match_id="m1", seat=seat, seat_token=token(seat), command_id="", action="7D"
-            )
+            ),
+            player(seat),
         )
     else:
         call = fx.act(**kwargs)
@@ -122,9 +123,20 @@ async def test_a_command_id_reused_for_another_action_is_refused():
     await fx.act("m1", seat, "7D", command_id="same")
     after = await events_in(fx)
     with pytest.raises(ServiceError) as caught:
-        await fx.act("m1", (seat + 1) % 4, "8D", command_id="same")
+        await fx.act("m1", seat, "8D", command_id="same")
     assert caught.value.code == grpc.StatusCode.ALREADY_EXISTS
     assert await events_in(fx) == after
+
+
+async def test_another_seat_may_use_the_same_command_id_it_is_its_own_command():
+    fx = engine_fixture()
+    await fx.create()
+    (seat,) = (await fx.view("m1", -1)).to_act
+    await fx.act("m1", seat, "7D", command_id="same")
+    (following,) = (await fx.view("m1", -1)).to_act
+    view = await fx.view("m1", following)
+    answer = await fx.act("m1", following, view.legal_actions[0].code, command_id="same")
+    assert not answer.duplicate and answer.first_version > 0
 
 
 async def test_a_whole_match_ends_with_the_result_and_the_revealed_seed():
@@ -175,7 +187,8 @@ async def test_a_view_at_a_past_version_equals_the_view_then():
     past = await fx.engine.view(
         game_pb2.GetViewRequest(
             match_id="m1", seat=seat, seat_token=token(seat), at_version=then.version
-        )
+        ),
+        player(seat),
     )
     assert past.view == then.view and past.version == then.version
 
@@ -189,14 +202,15 @@ async def test_a_hint_is_a_legal_action_with_a_reason_for_the_seat_on_turn():
     await fx.create()
     (seat,) = (await fx.view("m1", -1)).to_act
     hint = await fx.engine.hint(
-        game_pb2.GetHintRequest(match_id="m1", seat=seat, seat_token=token(seat))
+        game_pb2.GetHintRequest(match_id="m1", seat=seat, seat_token=token(seat)), player(seat)
     )
     assert hint.action.code == "7D" and hint.reason.text
     with pytest.raises(ServiceError) as caught:
         await fx.engine.hint(
             game_pb2.GetHintRequest(
                 match_id="m1", seat=(seat + 1) % 4, seat_token=token((seat + 1) % 4)
-            )
+            ),
+            player((seat + 1) % 4),
         )
     assert caught.value.code == grpc.StatusCode.FAILED_PRECONDITION
 
@@ -205,17 +219,19 @@ async def test_a_player_who_leaves_is_replaced_by_a_marked_bot_and_loses_the_sea
     fx = engine_fixture()
     await fx.create()
     left = await fx.engine.leave(
-        game_pb2.LeaveMatchRequest(match_id="m1", seat=2, seat_token=token(2))
+        game_pb2.LeaveMatchRequest(match_id="m1", seat=2, seat_token=token(2)), player(2)
     )
     assert left.replaced_by == "easy"
     match = await fx.engine.get_match(game_pb2.GetMatchRequest(match_id="m1"))
     assert match.seats[2].is_bot and match.seats[2].bot_level == "easy"
     with pytest.raises(ServiceError) as caught:
-        await fx.view("m1", 2)
+        await fx.engine.view(
+            game_pb2.GetViewRequest(match_id="m1", seat=2, seat_token=token(2)), player(2)
+        )
     assert caught.value.code == grpc.StatusCode.PERMISSION_DENIED
     with pytest.raises(ServiceError):
         await fx.engine.leave(
-            game_pb2.LeaveMatchRequest(match_id="m1", seat=2, seat_token=token(2))
+            game_pb2.LeaveMatchRequest(match_id="m1", seat=2, seat_token=token(2)), player(2)
         )
 
 
@@ -223,7 +239,7 @@ async def test_a_doppelkopf_player_leaving_ends_the_game_unscored_as_the_rule_bo
     fx = engine_fixture()
     await fx.create(game="doppelkopf", players=4)
     left = await fx.engine.leave(
-        game_pb2.LeaveMatchRequest(match_id="m1", seat=1, seat_token=token(1))
+        game_pb2.LeaveMatchRequest(match_id="m1", seat=1, seat_token=token(1)), player(1)
     )
     assert left.replaced_by == ""
     types = [e.type for e in await fx.engine.events_after("m1", -1, 0)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from support.engine import engine_fixture, token
+from support.engine import engine_fixture, player, token
 from tavola.cli.replay import decode
 from tavola.match.verify import Discrepancy, verify
 from tavola.protocol.errors import ServiceError
@@ -23,7 +23,8 @@ async def take_back(fx, seat=0, command_id="tb-1", seat_token=None):
             seat=seat,
             seat_token=token(seat) if seat_token is None else seat_token,
             command_id=command_id,
-        )
+        ),
+        player(seat),
     )
 
 
@@ -179,7 +180,7 @@ async def test_after_a_take_back_the_hint_reads_the_hand_as_if_the_move_never_ha
 
     async def hint():
         return await fx.engine.hint(
-            game_pb2.GetHintRequest(match_id="m1", seat=0, seat_token=token(0))
+            game_pb2.GetHintRequest(match_id="m1", seat=0, seat_token=token(0)), player(0)
         )
 
     for turn in range(12):

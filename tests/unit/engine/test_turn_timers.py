@@ -162,9 +162,14 @@ async def test_a_bot_that_answers_in_time_cancels_its_watchdog():
     assert all(d.seat != seat for d in (await fx.view("m1", -1)).deadlines)
 
 
-async def test_a_person_at_an_untimed_game_gets_no_deadline_only_the_bots_do():
+async def test_a_person_at_a_table_without_timers_gets_no_deadline_only_the_bots_do():
     fx = engine_fixture()
-    await fx.create(game="fan-tan", players=4, bots=(1, 2, 3))
-    view = await fx.view("m1", -1)
-    if 0 in view.to_act:
-        assert list(view.deadlines) == []
+    await fx.create(game="fan-tan", players=4, bots=(1, 2, 3), options={"timers": "false"})
+    for _ in range(40):
+        view = await fx.view("m1", -1)
+        if 0 in view.to_act:
+            break
+        seat = view.to_act[0]
+        assert [d.seat for d in view.deadlines] == [seat]  # a bot's watchdog
+        await fx.act("m1", seat, (await fx.view("m1", seat)).legal_actions[0].code)
+    assert 0 in view.to_act and list(view.deadlines) == []

@@ -26,7 +26,9 @@ Automatic events: a declarer whom nobody doubled passes (``DoublesDeclared`` wit
 
 Options: ``fixed_order`` (variant: contracts in the book's order), ``no_doubling``
 (variant), ``play_out_all_tricks`` (house rule: no early end), ``void_must_trump`` (house
-rule: when void in the suit led, a trump must be played even if it cannot win).
+rule: when void in the suit led, a trump must be played even if it cannot win), ``blocks``;
+turn timers ``timers``, ``timer_contract`` (45 s), ``timer_double`` (20), ``timer_card``
+(25), ``timer_domino`` (20) — see ``timers``.
 """
 
 from tavola.games.barbu.actions import BarbuAction, ChooseContract, Double, PlayCard

@@ -31,6 +31,7 @@ from tavola.games.barbu.messages import MESSAGES
 from tavola.games.barbu.play import legal_cards, why_card_illegal
 from tavola.games.barbu.scoring import score_deal
 from tavola.games.barbu.state import DEALS_PER_BLOCK, SEATS, BarbuOptions, BarbuState
+from tavola.games.barbu.timers import TIMERS, decision
 from tavola.games.barbu.transitions import evolve
 from tavola.games.barbu.views import BarbuView, build_view, describe
 from tavola.rules.cards import (
@@ -69,6 +70,7 @@ class Barbu(TrickGame[BarbuState, BarbuAction]):
             OptionSpec("play_out_all_tricks", "bool", False, "barbu.option.play_out_all_tricks"),
             OptionSpec("void_must_trump", "bool", False, "barbu.option.void_must_trump"),
             OptionSpec("blocks", "int", 4, "barbu.option.blocks", minimum=1, maximum=4),
+            *TIMERS.options(),
         ),
         event_types=EVENT_TYPES,
     )
@@ -77,8 +79,8 @@ class Barbu(TrickGame[BarbuState, BarbuAction]):
     def initial_state(self, players: int, options: Mapping[str, OptionValue]) -> BarbuState:
         if players != SEATS:
             raise IllegalAction(Reason.of("barbu.four_players", players=players))
-        parsed = self.parse_options(options)
-        return BarbuState(options=BarbuOptions(**parsed))  # type: ignore[arg-type]
+        rest, clock = TIMERS.split(self.parse_options(options))
+        return BarbuState(options=BarbuOptions(**rest, clock=clock))  # type: ignore[arg-type]
 
     def players(self, state: BarbuState) -> int:
         return SEATS
@@ -259,6 +261,14 @@ class Barbu(TrickGame[BarbuState, BarbuAction]):
         return events
 
     # ----- timers ------------------------------------------------------------------------
+    def decision(self, state: BarbuState, seat: int) -> str | None:
+        return decision(state, seat)
+
+    def turn_timer(self, state: BarbuState, seat: int) -> int | None:
+        """The table's timers: 45 s for a contract, 20 s for a doubling turn, 25 s for a
+        card, 20 s for a Domino card (defaults)."""
+        return state.options.clock.seconds(decision(state, seat))
+
     def automatic_action(self, state: BarbuState, seat: int) -> tuple[BarbuAction, Reason]:
         """Contract: the first remaining in book order (Trumps: the longest suit; Domino: the
         rank held most often, nearest 8). Doubling: pass, or the declarer only when

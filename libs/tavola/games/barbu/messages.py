@@ -1,6 +1,8 @@
 """Barbu message catalogue (English and Portuguese). Card params are codes ("QS"), suit
 params letters (C D H S), seat params seat numbers."""
 
+from tavola.games.barbu.timers import TIMERS
+
 MESSAGES = {
     "barbu.four_players": {
         "en": "Barbu is played by exactly 4 players (not {players}).",
@@ -229,4 +231,5 @@ MESSAGES = {
         "en": "Blocks of 7 deals, one per declarer (4: the full 28-deal session).",
         "pt": "Blocos de 7 mãos, um por declarante (4: a sessão completa de 28 mãos).",
     },
+    **TIMERS.messages(),
 }

@@ -7,7 +7,9 @@ from operator import attrgetter
 from typing import Any, Literal
 
 from tavola.games.barbu.contracts import ALL_CONTRACTS, Contract
+from tavola.games.barbu.timers import DEFAULT_CLOCK
 from tavola.rules.cards import Card, Rank, Suit, Trick
+from tavola.rules.timers import TimerSettings
 
 Phase = Literal["draw", "deal", "contract", "doubling", "play", "over"]
 Row = tuple[int, int]  # Domino: (lowest, highest) rank on the table in a suit
@@ -24,6 +26,7 @@ class BarbuOptions:
     play_out_all_tricks: bool = False
     void_must_trump: bool = False
     blocks: int = 4  # declarers' blocks of 7 deals; 4 is the full 28-deal session
+    clock: TimerSettings = DEFAULT_CLOCK
 
     @property
     def deals(self) -> int:

@@ -22,7 +22,8 @@ is never legal: passes and draws are automatic, explicit events.
 Options: ``mode``, ``target`` (50), and the house rules ``opener``
 (``next_counterclockwise`` | ``winner_opens``), ``blocked_tie`` (``blocker_loses`` |
 ``nobody_scores`` | ``lowest_single_hand``), ``carroca_bonus``, ``la_e_lo_bonus`` and
-``cruzada_bonus`` (-1: the sum of the other two).
+``cruzada_bonus`` (-1: the sum of the other two); turn timers ``timers`` and
+``timer_tile`` (20 s; the one decision is a tile and its end — see ``timers``).
 """
 
 from tavola.games.dominoes.actions import DominoesAction, Pass, Play

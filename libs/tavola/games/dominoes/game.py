@@ -31,6 +31,7 @@ from tavola.games.dominoes.state import (
     evolve,
     side_of,
 )
+from tavola.games.dominoes.timers import TIMERS, decision
 from tavola.games.dominoes.views import DominoesView, view_of
 from tavola.rules.errors import IllegalAction, Reason
 from tavola.rules.interface import (
@@ -69,6 +70,7 @@ _OPTIONS = (
     OptionSpec(
         "cruzada_bonus", "int", -1, "dominoes.option.cruzada_bonus", minimum=-1, maximum=200
     ),
+    *TIMERS.options(),
 )
 _EVENTS = (
     HandStarted,
@@ -122,7 +124,8 @@ class Dominoes(Game[DominoesState, DominoesAction]):
                     players=players,
                 )
             )
-        opts = DominoesOptions(**values)  # type: ignore[arg-type]
+        rest, clock = TIMERS.split(values)
+        opts = DominoesOptions(**rest, clock=clock)  # type: ignore[arg-type]
         return DominoesState(players=players, options=opts)
 
     def players(self, state: DominoesState) -> int:
@@ -142,6 +145,13 @@ class Dominoes(Game[DominoesState, DominoesAction]):
         return evolve(state, event)
 
     # ----- turns and legality ----------------------------------------------------------
+    def decision(self, state: DominoesState, seat: int) -> str | None:
+        return decision(state, seat)
+
+    def turn_timer(self, state: DominoesState, seat: int) -> int | None:
+        """The table's tile timer (20 s by default); passes and draws are never timed."""
+        return state.options.clock.seconds(decision(state, seat))
+
     def to_act(self, state: DominoesState) -> frozenset[int]:
         if state.phase != "play" or state.turn is None:
             return frozenset()

@@ -1,5 +1,7 @@
 """Dominoes message catalogue (English and Brazilian Portuguese)."""
 
+from tavola.games.dominoes.timers import TIMERS
+
 MESSAGES = {
     # ----- why an action is illegal ---------------------------------------------------
     "dominoes.must_play": {
@@ -188,4 +190,5 @@ MESSAGES = {
         "pt": "Bônus por bater cruzado (carroça nas duas pontas; -1: a soma dos outros dois "
         "bônus).",
     },
+    **TIMERS.messages(),
 }

@@ -22,8 +22,10 @@ from tavola.games.dominoes.events import (
     TilesShown,
 )
 from tavola.games.dominoes.line import End, Ends, PlacedTile, place
+from tavola.games.dominoes.timers import DEFAULT_CLOCK
 from tavola.rules.interface import Event
 from tavola.rules.tiles import Tile
+from tavola.rules.timers import TimerSettings
 
 Phase = Literal["deal", "play", "over"]
 MODES = ("partnership", "block", "draw")
@@ -40,6 +42,7 @@ class DominoesOptions:
     carroca_bonus: int = 0
     la_e_lo_bonus: int = 0
     cruzada_bonus: int = -1  # -1: the sum of the other two bonuses
+    clock: TimerSettings = DEFAULT_CLOCK
 
     def bonus_points(self, bonus: Bonus) -> int:
         if bonus is Bonus.CARROCA:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from tavola.games.doppelkopf.model import Call, Reservation
 from tavola.rules.cards import Card
-from tavola.rules.interface import Action
+from tavola.rules.interface import Action, Deferral
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,4 +42,10 @@ class Play(Action):
     card: Card
 
 
-DokoAction = Declare | AnswerPoverty | GiveBack | Announce | Play
+@dataclass(frozen=True, slots=True)
+class Wait(Deferral):
+    """ "wait": a seat that may only announce (another seat is to play) lets its
+    announcements pass until the next card or announcement at the table."""
+
+
+DokoAction = Declare | AnswerPoverty | GiveBack | Announce | Play | Wait

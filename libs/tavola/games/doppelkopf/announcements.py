@@ -4,7 +4,8 @@ A call of level L needs the announcer to hold at least ``12 - L`` cards (11 for 
 10 for no 90 … 7 for schwarz), two fewer without nines, and ``shift`` fewer after a
 wedding clarified late. Skipping levels is allowed while the first skipped level is still
 legal. A Re/Kontra made late as a reply (at most one card fewer than the opposing party's
-last call required) forbids that party's denials.
+last call required) forbids that party's denials. A seat that let its announcements pass
+(``wait``, off turn) makes none until the next card or announcement.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ def call_reason(state: DokoState, seat: int, call: Call) -> Reason | None:
         return Reason.of("doppelkopf.not_now")
     if deal.wedding_open:
         return Reason.of("doppelkopf.wedding_unclarified")
+    if waits(deal, seat):
+        return Reason.of("doppelkopf.waiting")
     party = deal.party(seat)
     if call in (Call.RE, Call.KONTRA) and Party(int(call)) != party:
         return Reason.of("doppelkopf.wrong_party", call=CALL_CODES[call])
@@ -62,10 +65,18 @@ def is_late_reply(state: DokoState, deal: Deal, seat: int, call: Call) -> bool:
     return call.level == 1 and len(deal.hands[seat]) < required_cards(state, deal, 1)
 
 
+def waits(deal: Deal, seat: int) -> bool:
+    """``seat`` let its announcements pass (``wait``) and is not on turn: no call until the
+    next card or announcement."""
+    return seat in deal.waiting and deal.turn != seat
+
+
 def legal_calls(state: DokoState, seat: int) -> tuple[Call, ...]:
     """The calls ``seat`` may make now (the same answer as ``call_reason``, computed fast)."""
     deal = state.deal
     if state.phase != "play" or deal is None or deal.wedding_open or seat not in deal.seats:
+        return ()
+    if waits(deal, seat):
         return ()
     party = deal.party(seat)
     own = deal.levels[party]
@@ -79,3 +90,13 @@ def legal_calls(state: DokoState, seat: int) -> tuple[Call, ...]:
     if ordinary:
         calls += [Call(level) for level in range(max(own + 1, 2), 6)]
     return tuple(calls)
+
+
+def wait_reason(state: DokoState, seat: int) -> Reason | None:
+    """None when ``seat`` may ``wait``: it may announce now but is not on turn."""
+    deal = state.deal
+    if state.phase == "play" and deal is not None and deal.turn == seat:
+        return Reason.of("doppelkopf.wait_on_turn")
+    if not legal_calls(state, seat):
+        return Reason.of("doppelkopf.not_now")
+    return None

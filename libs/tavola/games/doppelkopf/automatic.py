@@ -4,14 +4,19 @@
   the most trumps, Queen solo first among equals);
 * Armut: decline; giving back: the card with the fewest points, plain cards before trumps;
 * play: never an announcement; the legal card with the fewest points (plain before trump,
-  then the weakest). A seat that may only announce (not its turn to play) has no timer.
+  then the weakest);
+* a seat that may only announce (another seat is to play): ``wait`` — no announcement; the
+  seat leaves ``to_act`` until the next card or announcement. The game does not wait for
+  such a seat (``decision`` is None, no timer of its own); a deadline may still run out for
+  it (the platform's bot watchdog, or the engine keeping the deadline of the card it has
+  just played), and ``wait`` ends that without a loop of optional moves.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tavola.games.doppelkopf.actions import AnswerPoverty, Declare, DokoAction, GiveBack, Play
+from tavola.games.doppelkopf.actions import AnswerPoverty, Declare, DokoAction, GiveBack, Play, Wait
 from tavola.games.doppelkopf.model import Reservation
 from tavola.games.doppelkopf.play import legal_cards
 from tavola.games.doppelkopf.poverty import givable
@@ -37,8 +42,10 @@ def _forced_solo(state: DokoState, seat: int) -> Reservation:
 
 def automatic(game: Doppelkopf, state: DokoState, seat: int) -> tuple[DokoAction, Reason]:
     deal = state.deal
-    if deal is None or seat not in game.to_act(state):
-        raise NotYourTurn(Reason.of("doppelkopf.auto.no_timer"))
+    to_act = game.to_act(state)
+    if deal is None or seat not in to_act:
+        on_turn = ",".join(map(str, sorted(to_act)))
+        raise NotYourTurn(Reason.of("game.not_your_turn", seat=seat, on_turn=on_turn))
     if state.phase == "reservations":
         if deal.forced_solo == seat:
             return Declare(_forced_solo(state, seat)), Reason.of("doppelkopf.auto.forced_solo")
@@ -49,7 +56,7 @@ def automatic(game: Doppelkopf, state: DokoState, seat: int) -> tuple[DokoAction
         card = _cheapest(givable(state, seat), deal.rules)
         return GiveBack(card), Reason.of("doppelkopf.auto.give", card=card.code)
     cards = legal_cards(state, seat)
-    if not cards:
-        raise NotYourTurn(Reason.of("doppelkopf.auto.no_timer"))
+    if not cards:  # it may only announce while another seat is to play
+        return Wait(), Reason.of("doppelkopf.auto.wait")
     card = _cheapest(cards, deal.rules)
     return Play(card), Reason.of("doppelkopf.auto.card", card=card.code)

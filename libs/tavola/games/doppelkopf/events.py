@@ -154,6 +154,15 @@ class Announced(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class AnnouncementsDeferred(Event):
+    """``seat``, which could only announce (another seat is to play), lets its
+    announcements pass until the next card or announcement at the table: it is not to act
+    until then."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class CardPlayed(Event):
     seat: int
     card: Card
@@ -250,6 +259,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     CardReturned,
     CardPassed,
     Announced,
+    AnnouncementsDeferred,
     CardPlayed,
     SchweinchenShown,
     TrickWon,

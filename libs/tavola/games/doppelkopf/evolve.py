@@ -119,7 +119,7 @@ def _announced(state: DokoState, e: ev.Announced) -> DokoState:
     replied = _pair(deal.replied, e.party, deal.replied[e.party] or e.reply)
     marker = SeatParty(e.seat, e.party)
     announcers = deal.announcers if marker in deal.announcers else (*deal.announcers, marker)
-    return _with_deal(state, levels=levels, replied=replied, announcers=announcers)
+    return _with_deal(state, levels=levels, replied=replied, announcers=announcers, waiting=())
 
 
 def _card_played(state: DokoState, e: ev.CardPlayed) -> DokoState:
@@ -128,7 +128,7 @@ def _card_played(state: DokoState, e: ev.CardPlayed) -> DokoState:
     trick = deal.trick.with_play(e.seat, e.card)
     turn = None if len(trick.plays) == len(deal.seats) else deal.next_seat(e.seat)
     hands = _hands(deal, e.seat, remove_card(deal.hands[e.seat], e.card))
-    return _with_deal(state, hands=hands, trick=trick, turn=turn)
+    return _with_deal(state, hands=hands, trick=trick, turn=turn, waiting=())
 
 
 def _trick_won(state: DokoState, e: ev.TrickWon) -> DokoState:
@@ -180,6 +180,8 @@ def evolve(state: DokoState, event: Event) -> DokoState:
             return _trick_won(state, event)
         case ev.Announced():
             return _announced(state, event)
+        case ev.AnnouncementsDeferred(seat=seat):
+            return _with_deal(state, waiting=tuple(sorted({*_deal(state).waiting, seat})))
         case ev.SchweinchenShown():
             return _with_deal(state, schweinchen_shown=True)
         case ev.PartnerFound(partner=partner, trick=trick):

@@ -13,12 +13,14 @@ from tavola.games.doppelkopf.actions import (
     DokoAction,
     GiveBack,
     Play,
+    Wait,
 )
 from tavola.games.doppelkopf.announcements import (
     CALL_CODES,
     call_reason,
     is_late_reply,
     legal_calls,
+    wait_reason,
 )
 from tavola.games.doppelkopf.automatic import automatic
 from tavola.games.doppelkopf.evolve import evolve
@@ -41,6 +43,7 @@ from tavola.games.doppelkopf.reservations import (
     resolve,
 )
 from tavola.games.doppelkopf.state import DokoState
+from tavola.games.doppelkopf.timers import TIMERS, decision
 from tavola.games.doppelkopf.trumps import deck
 from tavola.games.doppelkopf.views import DokoView, make_view
 from tavola.rules.cards import Card, deal_round_robin, deck_from_permutation
@@ -98,7 +101,8 @@ class Doppelkopf(TrickGame[DokoState, DokoAction]):
     def initial_state(self, players: int, options: Mapping[str, OptionValue]) -> DokoState:
         if not self.info.min_players <= players <= self.info.max_players:
             raise IllegalAction(Reason.of("doppelkopf.players", players=players))
-        opts = DokoOptions(**self.parse_options(options))  # type: ignore[arg-type]
+        rest, clock = TIMERS.split(self.parse_options(options))
+        opts = DokoOptions(**rest, clock=clock)  # type: ignore[arg-type]
         if opts.pflichtsolo and not opts.rounds:
             raise IllegalAction(Reason.of("doppelkopf.pflichtsolo_needs_rounds"))
         return DokoState(
@@ -116,6 +120,13 @@ class Doppelkopf(TrickGame[DokoState, DokoAction]):
         """The rule book: between games everyone sees the result and the provisional
         standings for 20 s before the next deal."""
         return 20 if state.phase == "deal" and state.games > 0 else None
+
+    def pause_before_end(self, state: DokoState) -> int | None:
+        """The rule book: 10 s after the last game (its result) before the final standings;
+        none when the match ended without a scored last game (a player left)."""
+        deal = state.deal
+        scored = deal is not None and len(deal.tricks) == state.options.hand_size
+        return 10 if state.phase == "over" and scored and not state.interrupted else None
 
     def chance(self, state: DokoState) -> ChanceRequest | None:
         if state.phase == "draw_dealer":
@@ -146,6 +157,14 @@ class Doppelkopf(TrickGame[DokoState, DokoAction]):
         return evolve(state, event)
 
     # ----- turns and legality ----------------------------------------------------------
+    def decision(self, state: DokoState, seat: int) -> str | None:
+        return decision(state, seat)
+
+    def turn_timer(self, state: DokoState, seat: int) -> int | None:
+        """The table's timers (defaults: 20 s a reservation, 20 s an Armut answer, 15 s each
+        card given back, 25 s a card); none for a seat that may only announce."""
+        return state.options.clock.seconds(decision(state, seat))
+
     def to_act(self, state: DokoState) -> frozenset[int]:
         deal = state.deal
         if deal is None:
@@ -175,7 +194,9 @@ class Doppelkopf(TrickGame[DokoState, DokoAction]):
         if state.phase != "play":
             return ()
         plays: list[DokoAction] = [Play(c) for c in legal_cards(state, seat)]
-        return (*plays, *(Announce(c) for c in legal_calls(state, seat)))
+        calls: list[DokoAction] = [Announce(c) for c in legal_calls(state, seat)]
+        waiting: list[DokoAction] = [Wait()] if calls and not plays else []
+        return (*plays, *calls, *waiting)
 
     def why_illegal(self, state: DokoState, seat: int, action: DokoAction) -> Reason | None:
         match action:
@@ -189,6 +210,8 @@ class Doppelkopf(TrickGame[DokoState, DokoAction]):
                 return call_reason(state, seat, call)
             case Play(card=c):
                 return card_reason(state, seat, c)
+            case Wait():
+                return wait_reason(state, seat)
         return Reason.of("doppelkopf.not_now")
 
     def apply(self, state: DokoState, seat: int, action: DokoAction) -> list[Event]:
@@ -207,6 +230,8 @@ class Doppelkopf(TrickGame[DokoState, DokoAction]):
                 return [self._announced(state, seat, call)]
             case Play(card=c):
                 return play_events(state, seat, c)
+            case Wait():
+                return [ev.AnnouncementsDeferred(seat)]
         raise TypeError(f"not a Doppelkopf action: {action!r}")
 
     def _announced(self, state: DokoState, seat: int, call: Call) -> Event:
@@ -258,6 +283,8 @@ class Doppelkopf(TrickGame[DokoState, DokoAction]):
                 return CALL_CODES[call]
             case Play(card=c):
                 return c.code
+            case Wait():
+                return "wait"
         raise TypeError(f"not a Doppelkopf action: {action!r}")
 
     def decode_action(self, code: str) -> DokoAction:
@@ -268,6 +295,8 @@ class Doppelkopf(TrickGame[DokoState, DokoAction]):
             return Announce(CODE_TO_CALL[text])
         if text in ("accept", "decline"):
             return AnswerPoverty(text == "accept")
+        if text == "wait":
+            return Wait()
         if text.startswith("give "):
             return GiveBack(self._card(code, text[5:]))
         return Play(self._card(code, text))

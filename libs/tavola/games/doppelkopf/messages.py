@@ -3,6 +3,8 @@ bot hints, settlement lines, Bock and redeal reasons, options, presets, contract
 
 from __future__ import annotations
 
+from tavola.games.doppelkopf.timers import TIMERS
+
 _M = dict[str, dict[str, str]]
 
 REASONS: _M = {
@@ -54,6 +56,16 @@ REASONS: _M = {
         "en": "You may lay down your hand only with five nines or more.",
         "pt": "Só podes deitar as cartas com cinco noves ou mais.",
     },
+    "doppelkopf.waiting": {
+        "en": "You let your announcements pass: you may announce again once the next card "
+        "is played or someone announces.",
+        "pt": "Deixaste passar os anúncios: podes voltar a anunciar quando for jogada a "
+        "próxima carta ou alguém anunciar.",
+    },
+    "doppelkopf.wait_on_turn": {
+        "en": "It is your turn: play a card (you may announce before it).",
+        "pt": "É a tua vez: joga uma carta (podes anunciar antes dela).",
+    },
     "doppelkopf.not_your_turn_to_play": {
         "en": "It is not your turn to play a card.",
         "pt": "Não é a tua vez de jogar uma carta.",
@@ -77,9 +89,11 @@ REASONS: _M = {
 }
 
 AUTOMATIC: _M = {
-    "doppelkopf.auto.no_timer": {
-        "en": "Nothing is due from this seat: announcements have no timer.",
-        "pt": "Este lugar não tem nada pendente: os anúncios não têm tempo limite.",
+    "doppelkopf.auto.wait": {
+        "en": "No announcement for now: you may announce again once the next card is "
+        "played or someone announces.",
+        "pt": "Sem anúncio por agora: podes voltar a anunciar quando for jogada a próxima "
+        "carta ou alguém anunciar.",
     },
     "doppelkopf.auto.forced_solo": {
         "en": "Time ran out: your compulsory solo was declared for you.",
@@ -98,8 +112,8 @@ AUTOMATIC: _M = {
         "pt": "O tempo acabou: foi devolvido o {card} por ti.",
     },
     "doppelkopf.auto.card": {
-        "en": "Time ran out: {card} was played for you.",
-        "pt": "O tempo acabou: foi jogado o {card} por ti.",
+        "en": "Time ran out: {card} was played for you (and nothing announced).",
+        "pt": "O tempo acabou: foi jogado o {card} por ti (sem anúncio).",
     },
 }
 
@@ -314,6 +328,7 @@ def _table(prefix: str, items: dict[str, tuple[str, str]]) -> _M:
 
 
 MESSAGES: _M = {
+    **TIMERS.messages(),
     **REASONS,
     **AUTOMATIC,
     **OTHER,

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from tavola.games.doppelkopf.timers import DEFAULT_CLOCK, TIMERS
 from tavola.rules.interface import OptionSpec, OptionValue
+from tavola.rules.timers import TimerSettings
 
 MATCH_LENGTHS = ("one_game", "1_round", "2_rounds", "3_rounds", "to_10", "to_20", "to_30")
 
@@ -27,6 +29,7 @@ OPTION_SPECS = (
     OptionSpec("bockrunde", "bool", False, "doppelkopf.option.bockrunde"),
     OptionSpec("pflichtsolo", "bool", False, "doppelkopf.option.pflichtsolo"),
     OptionSpec("without_nines", "bool", False, "doppelkopf.option.without_nines"),
+    *TIMERS.options(),
 )
 
 HOUSE_RULES = tuple(spec.name for spec in OPTION_SPECS if spec.house_rule)
@@ -56,6 +59,7 @@ class DokoOptions:
     bockrunde: bool = False
     pflichtsolo: bool = False
     without_nines: bool = False
+    clock: TimerSettings = DEFAULT_CLOCK
 
     @property
     def rounds(self) -> int:

@@ -45,6 +45,7 @@ class Deal:
     levels: tuple[int, int] = (0, 0)  # Re, Kontra announcement levels
     replied: tuple[bool, bool] = (False, False)  # the party's Re/Kontra was a late reply
     announcers: tuple[SeatParty, ...] = ()
+    waiting: tuple[int, ...] = ()  # seats that let their announcements pass (``wait``)
 
     @property
     def rules(self) -> CardRules:

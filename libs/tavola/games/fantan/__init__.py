@@ -11,7 +11,8 @@ explicit ``Passed`` event), so a seat on turn always has a card to play.
 Options: ``penalty`` (``per_card`` | ``card_value``), ``face_cards_ten`` (J/Q/K count 10
 under ``card_value``), ``any_seven_starts`` (house rule), ``equal_hands`` (house variant:
 deal ``52 // players`` each and set the rest aside unseen), ``hands`` (0 = one per player,
-or unlimited when a penalty limit is set), ``penalty_limit`` (0 = none).
+or unlimited when a penalty limit is set), ``penalty_limit`` (0 = none); turn timers
+``timers`` and ``timer_card`` (20 s; the only decision is a card — see ``timers``).
 
 Resolutions (the rule book is silent): a deal in which nobody can open (7♦ set aside without
 ``any_seven_starts``, or no seven dealt at all) is void (``DealVoided``) and redealt from

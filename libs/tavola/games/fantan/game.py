@@ -21,6 +21,7 @@ from tavola.games.fantan.events import (
 )
 from tavola.games.fantan.messages import MESSAGES
 from tavola.games.fantan.options import FanTanOptions, building_rank
+from tavola.games.fantan.timers import TIMERS, decision
 from tavola.games.fantan.views import FanTanView, RowView, rank_code
 from tavola.rules.cards import (
     Card,
@@ -97,6 +98,7 @@ class FanTan(Game[FanTanState, FanTanAction]):
                 maximum=10_000,
                 house_rule=False,
             ),
+            *TIMERS.options(),
         ),
         event_types=(
             DealerChosen,
@@ -122,7 +124,8 @@ class FanTan(Game[FanTanState, FanTanAction]):
                     "table.bad_players", game=info.name, min=info.min_players, max=info.max_players
                 )
             )
-        opts = FanTanOptions(**self.parse_options(options))  # type: ignore[arg-type]
+        rest, clock = TIMERS.split(self.parse_options(options))
+        opts = FanTanOptions(**rest, clock=clock)  # type: ignore[arg-type]
         return FanTanState(players=players, options=opts, totals=(0,) * players)
 
     def players(self, state: FanTanState) -> int:
@@ -207,6 +210,13 @@ class FanTan(Game[FanTanState, FanTanAction]):
         raise TypeError(f"not a Fan Tan event: {event!r}")
 
     # ----- turns and legality ----------------------------------------------------------
+    def decision(self, state: FanTanState, seat: int) -> str | None:
+        return decision(state, seat)
+
+    def turn_timer(self, state: FanTanState, seat: int) -> int | None:
+        """The table's card timer (20 s by default); passes are automatic, never timed."""
+        return state.options.clock.seconds(decision(state, seat))
+
     def to_act(self, state: FanTanState) -> frozenset[int]:
         if state.phase != "play" or state.turn is None:
             return frozenset()

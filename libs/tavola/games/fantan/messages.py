@@ -1,5 +1,7 @@
 """Fan Tan message catalogue (English and Portuguese)."""
 
+from tavola.games.fantan.timers import TIMERS
+
 MESSAGES = {
     "fantan.not_in_hand": {
         "en": "{card} is not in your hand.",
@@ -87,4 +89,5 @@ MESSAGES = {
         "en": "The match ends when a player reaches this penalty (0: no limit).",
         "pt": "A partida acaba quando alguém chega a esta penalização (0: sem limite).",
     },
+    **TIMERS.messages(),
 }

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tavola.games.fantan.timers import DEFAULT_CLOCK
 from tavola.rules.cards import Card, Rank
+from tavola.rules.timers import TimerSettings
 
 
 def building_rank(card: Card) -> int:
@@ -20,6 +22,7 @@ class FanTanOptions:
     equal_hands: bool = False
     hands: int = 0
     penalty_limit: int = 0
+    clock: TimerSettings = DEFAULT_CLOCK
 
     def card_penalty(self, card: Card) -> int:
         if self.penalty == "per_card":

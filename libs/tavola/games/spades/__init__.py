@@ -20,11 +20,12 @@ Events: ``DealerChosen``, ``HandStarted``, ``HandDealt`` (private to its seat),
 ``BidMade``, ``PlayStarted``, ``CardPlayed``, ``SpadesBroken``, ``TrickTaken``,
 ``HandScored`` (every score line per team), ``ExtraHandCalled``, ``MatchEnded``.
 
-Timers (``automatic_action``): a bid timer bids ``bidding.suggested_bid`` (never nil);
-a card timer plays ``views.safe_card_for`` — both deterministic, documented there.
-The rule book sets no table options; for match length the table may change ``target``
-(500), ``floor`` (−200) and ``hands`` (0: play to the target or floor; N: at most N hands,
-the target and floor still ending the match early) — each change is a house rule.
+Timers (``timers``: table options ``timers``, ``timer_bid`` 30 s, ``timer_card`` 25 s —
+the rule book's, never house rules): a bid timer bids ``bidding.suggested_bid`` (never
+nil); a card timer plays ``views.safe_card_for`` — both deterministic, documented there.
+No pauses between hands. For match length the table may change ``target`` (500),
+``floor`` (−200) and ``hands`` (0: play to the target or floor; N: at most N hands, the
+target and floor still ending the match early) — each change is a house rule.
 """
 
 from tavola.games.spades.actions import Bid, BlindNil, Play, SpadesAction

@@ -24,6 +24,7 @@ from tavola.games.spades.messages import MESSAGES
 from tavola.games.spades.play import SPADE, card_reason, legal_cards
 from tavola.games.spades.scoring import match_outcome, settle_hand, team_of
 from tavola.games.spades.state import SEATS, SpadesOptions, SpadesState
+from tavola.games.spades.timers import TIMERS, decision
 from tavola.games.spades.views import SpadesView, build_view, safe_card_for
 from tavola.rules.cards import (
     Card,
@@ -65,6 +66,7 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
             OptionSpec("target", "int", 500, "spades.option.target", minimum=50, maximum=2000),
             OptionSpec("floor", "int", -200, "spades.option.floor", minimum=-2000, maximum=-50),
             OptionSpec("hands", "int", 0, "spades.option.hands", minimum=0, maximum=50),
+            *TIMERS.options(),
         ),
         event_types=(
             DealerChosen,
@@ -84,10 +86,10 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
 
     # ----- lifecycle -------------------------------------------------------------------
     def initial_state(self, players: int, options: Mapping[str, OptionValue]) -> SpadesState:
-        parsed = self.parse_options(options)
         if players != SEATS:
             raise IllegalAction(Reason.of("spades.players", players=players))
-        return SpadesState(options=SpadesOptions(**parsed))  # type: ignore[arg-type]
+        rest, clock = TIMERS.split(self.parse_options(options))
+        return SpadesState(options=SpadesOptions(**rest, clock=clock))  # type: ignore[arg-type]
 
     def players(self, state: SpadesState) -> int:
         return SEATS
@@ -189,11 +191,12 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
         )
 
     # ----- turns and legality ----------------------------------------------------------
+    def decision(self, state: SpadesState, seat: int) -> str | None:
+        return decision(state, seat)
+
     def turn_timer(self, state: SpadesState, seat: int) -> int | None:
-        """The rule book's timers: 30 s for a bid, 25 s for a card."""
-        if seat not in self.to_act(state):
-            return None
-        return 30 if state.phase == "bidding" else 25
+        """The table's timers (rule book: 30 s for a bid, 25 s for a card)."""
+        return state.options.clock.seconds(decision(state, seat))
 
     def to_act(self, state: SpadesState) -> frozenset[int]:
         if state.phase not in ("bidding", "play") or state.turn is None:

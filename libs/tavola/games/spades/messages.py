@@ -1,5 +1,7 @@
 """Spades message catalogue (English and Brazilian Portuguese)."""
 
+from tavola.games.spades.timers import TIMERS
+
 MESSAGES = {
     "spades.players": {
         "en": "Spades is played by exactly four players (two partnerships); {players} given.",
@@ -131,4 +133,5 @@ MESSAGES = {
         "en": "Play this many hands, then the higher score wins (0: play to a threshold).",
         "pt": "Jogar este número de mãos; ganha a pontuação mais alta (0: até um limite).",
     },
+    **TIMERS.messages(),
 }

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from tavola.games.spades.timers import DEFAULT_CLOCK
 from tavola.rules.cards import Card, Trick
+from tavola.rules.timers import TimerSettings
 
 Phase = Literal["draw_dealer", "deal", "bidding", "play", "over"]
 SEATS = 4
@@ -13,12 +15,13 @@ SEATS = 4
 
 @dataclass(frozen=True, slots=True)
 class SpadesOptions:
-    """Table options: the match thresholds (500 / -200 by the rule book) and an optional
-    fixed number of hands (0: play to a threshold)."""
+    """Table options: the match thresholds (500 / -200 by the rule book), an optional
+    fixed number of hands (0: play to a threshold) and the turn timers."""
 
     target: int = 500
     floor: int = -200
     hands: int = 0
+    clock: TimerSettings = DEFAULT_CLOCK
 
 
 @dataclass(frozen=True, slots=True)

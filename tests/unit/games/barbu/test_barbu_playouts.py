@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,7 @@ from tavola.games.barbu import (
     TrickWon,
 )
 from tavola.games.barbu.contracts import Contract
+from tavola.games.barbu.timers import TIMERS
 from tavola.rules.cards import Card, standard_deck
 from tavola.rules.driver import play_match
 
@@ -49,6 +51,12 @@ DECODABLE = (
     + [c.code for c in standard_deck()]
 )
 ALL_ACTIONS = [GAME.decode_action(code) for code in DECODABLE]
+
+
+def option_values(options: Any) -> dict[str, Any]:
+    """The table options a state was made with (its timer settings as options too)."""
+    values = {k: v for k, v in dataclasses.asdict(options).items() if k != "clock"}
+    return {**values, **TIMERS.values(options.clock)}
 
 
 def cards_in(value) -> list[Card]:
@@ -143,7 +151,7 @@ def check_early_ends(events):
 
 
 def check_hidden_information(out):
-    state = GAME.initial_state(4, dataclasses.asdict(out.state.options))
+    state = GAME.initial_state(4, option_values(out.state.options))
     for event in out.events:
         if isinstance(event, HandDealt):
             assert event.audience() == frozenset({event.seat})

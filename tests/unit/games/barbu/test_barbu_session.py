@@ -191,6 +191,11 @@ def test_table_options_are_declared_and_house_rules_are_flagged():
         "play_out_all_tricks",
         "void_must_trump",
         "blocks",
+        "timers",
+        "timer_contract",
+        "timer_double",
+        "timer_card",
+        "timer_domino",
     }
     flagged = GAME.house_rules(
         {

@@ -26,12 +26,19 @@ from tavola.games.dominoes import (
     TilePlayed,
     TilesShown,
 )
+from tavola.games.dominoes.timers import TIMERS
 from tavola.rules.driver import Playout, play_match
 from tavola.rules.interface import Event, OptionValue
 from tavola.rules.tiles import Tile, double_six_set
 
 MODES = {"partnership": 4, "block": 2, "draw": 2}
 ALL_TILES = sorted(double_six_set())
+
+
+def option_values(options: Any) -> dict[str, Any]:
+    """The table options a state was made with (its timer settings as options too)."""
+    values = {k: v for k, v in dataclasses.asdict(options).items() if k != "clock"}
+    return {**values, **TIMERS.values(options.clock)}
 
 
 def fits(tile: Tile, ends: tuple[int, int] | None) -> bool:
@@ -90,7 +97,7 @@ def check_event(before: DominoesState, event: Event, after: DominoesState) -> No
 
 
 def walk(out: Playout) -> Iterator[tuple[DominoesState, Event, DominoesState]]:
-    state = GAME.initial_state(out.state.players, dataclasses.asdict(out.state.options))
+    state = GAME.initial_state(out.state.players, option_values(out.state.options))
     for event in out.events:
         after = GAME.evolve(state, event)
         yield state, event, after

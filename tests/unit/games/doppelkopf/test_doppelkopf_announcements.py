@@ -50,7 +50,7 @@ def test_a_seat_holding_a_legal_announcement_may_act_out_of_turn(doko):
     state = doko.normal_game()
     assert GAME.to_act(state) == frozenset({0, 1, 2, 3})
     codes = [GAME.encode_action(a) for a in GAME.legal_actions(state, 2)]
-    assert codes == ["kontra", "no 90", "no 60", "no 30", "schwarz"]
+    assert codes == ["kontra", "no 90", "no 60", "no 30", "schwarz", "wait"]
     assert refused(doko, state, 2, "TH").code == "doppelkopf.not_your_turn_to_play"
     state = doko.act(state, 2, "kontra")
     assert state.deal.turn == 0 and state.deal.levels == (0, 1)

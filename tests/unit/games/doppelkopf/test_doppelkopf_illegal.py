@@ -72,12 +72,20 @@ def test_the_automatic_move_is_healthy_then_the_cheapest_legal_card(doko):
     assert reason.code in GAME.messages()
 
 
-def test_a_seat_that_may_only_announce_has_no_automatic_move(doko):
+def test_a_seat_that_may_only_announce_waits_as_its_automatic_move(doko):
     state = doko.normal_game()
     assert 2 in GAME.to_act(state)
+    action, reason = GAME.automatic_action(state, 2)
+    assert GAME.encode_action(action) == "wait" and reason.code == "doppelkopf.auto.wait"
+    after = doko.act(state, 2, "wait")
+    assert 2 not in GAME.to_act(after)
+
+
+def test_a_seat_not_to_act_has_no_automatic_move(doko):
+    state = doko.act(doko.normal_game(), 2, "wait")
     with pytest.raises(NotYourTurn) as err:
         GAME.automatic_action(state, 2)
-    assert err.value.reason.code == "doppelkopf.auto.no_timer"
+    assert err.value.reason.code == "game.not_your_turn"
 
 
 def test_the_automatic_answer_to_an_armut_is_decline(doko):

@@ -42,6 +42,7 @@ ALL_CODES = [
     "no 60",
     "no 30",
     "schwarz",
+    "wait",
     *CARD_CODES,
     *(f"give {c}" for c in CARD_CODES),
 ]

@@ -119,6 +119,8 @@ def test_options_are_declared_with_their_house_rule_flags():
         "equal_hands",
         "hands",
         "penalty_limit",
+        "timers",
+        "timer_card",
     }
     assert specs["penalty"].choices == ("per_card", "card_value")
     assert {n for n, s in specs.items() if s.house_rule} == {

@@ -328,9 +328,9 @@ def test_only_playable_cards_are_offered(table):
 
 
 # ----- Options -----------------------------------------------------------------------------------
-def test_the_rule_book_has_no_table_options_beyond_match_length_and_no_blind_nil_option():
+def test_the_rule_book_has_no_table_options_beyond_match_length_timers_and_no_blind_nil():
     names = {spec.name for spec in GAME.info.options}
-    assert names == {"target", "floor", "hands"}
+    assert names == {"target", "floor", "hands", "timers", "timer_bid", "timer_card"}
     assert GAME.house_rules({}) == ()
     assert GAME.initial_state(4, {}).options == SpadesOptions(target=500, floor=-200, hands=0)
 

@@ -31,6 +31,7 @@ from tavola.games.dominoes.events import (
 )
 from tavola.games.dominoes.game import GAME
 from tavola.games.dominoes.state import DominoesOptions
+from tavola.games.dominoes.timers import TIMERS
 from tavola.games.dominoes.views import DominoesView
 from tavola.rules.interface import Event
 from tavola.rules.tiles import Tile, double_six_set
@@ -83,7 +84,8 @@ class Inference:
 def options_of(knowledge: Knowledge, mode: str) -> DominoesOptions:
     values = GAME.parse_options(dict(knowledge.options))
     values["mode"] = mode
-    return DominoesOptions(**values)  # type: ignore[arg-type]
+    rest, clock = TIMERS.split(values)
+    return DominoesOptions(**rest, clock=clock)  # type: ignore[arg-type]
 
 
 def infer(knowledge: Knowledge) -> Inference:

@@ -22,7 +22,7 @@ from tavola.games.doppelkopf.bots import bidding, tactics
 from tavola.games.doppelkopf.bots.infer import Seen, read
 from tavola.games.doppelkopf.bots.master import master_call, master_card
 from tavola.rules.errors import Reason
-from tavola.rules.interface import Game
+from tavola.rules.interface import Deferral, Game
 
 ARENA: dict[str, Any] = {
     "players": 4,
@@ -32,6 +32,12 @@ ARENA: dict[str, Any] = {
 
 
 OPTIONAL_DECLINE = 0.9  # easy mostly lets an optional announcement pass
+
+
+def moving(legal: Sequence[Any]) -> Sequence[Any]:
+    """The legal actions without ``wait``: a bot lets optional announcements pass by
+    returning None (so every level decides exactly as before ``wait`` existed)."""
+    return [a for a in legal if not isinstance(a, Deferral)]
 
 
 class EasyPolicy:
@@ -45,6 +51,7 @@ class EasyPolicy:
         rng: Rng,
         budget: Budget,
     ) -> Any:
+        legal = moving(legal)
         if (
             not any(isinstance(a, Play) for a in legal)
             and all(isinstance(a, Announce) for a in legal)
@@ -84,6 +91,7 @@ class MasterPolicy:
         rng: Rng,
         budget: Budget,
     ) -> Any:
+        legal = moving(legal)
         plays = [a.card for a in legal if isinstance(a, Play)]
         calls = [a for a in legal if isinstance(a, Announce)]
         if not plays and len(calls) == len(legal):
@@ -101,6 +109,7 @@ class MasterPolicy:
 
 def choose(knowledge: Knowledge, legal: Sequence[Any], hard: bool) -> tuple[Any, Reason]:
     """The medium or hard choice among ``legal`` with its reason."""
+    legal = moving(legal)
     first = legal[0]
     hand = knowledge.view.hand
     if isinstance(first, Declare):

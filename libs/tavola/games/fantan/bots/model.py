@@ -18,6 +18,7 @@ from tavola.bots.interface import Knowledge
 from tavola.games.fantan.events import CardPlayed, HandStarted, Passed
 from tavola.games.fantan.game import GAME
 from tavola.games.fantan.options import FanTanOptions, building_rank
+from tavola.games.fantan.timers import TIMERS
 from tavola.rules.cards import Card, Rank, Suit
 
 SEVEN = 6  # rank position of the seven inside a suit's 13 bits
@@ -175,8 +176,8 @@ class Seen:
 
 
 def options_of(knowledge: Knowledge) -> FanTanOptions:
-    parsed = GAME.parse_options(dict(knowledge.options))
-    return FanTanOptions(**parsed)  # type: ignore[arg-type]
+    rest, clock = TIMERS.split(GAME.parse_options(dict(knowledge.options)))
+    return FanTanOptions(**rest, clock=clock)  # type: ignore[arg-type]
 
 
 def read(knowledge: Knowledge) -> Seen:

@@ -1,0 +1,1 @@
+"""Accounts, scopes and API tokens (see docs/security.md)."""

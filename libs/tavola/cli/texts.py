@@ -1,0 +1,56 @@
+"""The CLI's own texts in English and Brazilian Portuguese (``--locale en|pt``).
+
+Game texts — why a card cannot be played, hints, automatic moves, option descriptions —
+come from the server as ``Reason.text`` in the locale the CLI asks for. Names that a view
+carries only as codes (a Barbu or Doppelkopf contract, a preset) are looked up in the
+rules' catalogue (``game_text``), the same one the server renders with. Everything else the
+CLI says is here (``tavola.cli.catalogue``), keyed by a stable name.
+"""
+
+from __future__ import annotations
+
+import os
+
+from tavola.cli.catalogue import TEXTS
+from tavola.rules.errors import Reason
+
+LOCALES = ("en", "pt")
+
+
+def default_locale() -> str:
+    """``TAVOLA_LOCALE``, else the language of ``LANG`` when it is Portuguese, else en."""
+    chosen = os.environ.get("TAVOLA_LOCALE", "")
+    if chosen in LOCALES:
+        return chosen
+    return "pt" if os.environ.get("LANG", "").lower().startswith("pt") else "en"
+
+
+def t(key: str, locale: str = "en", /, **params: object) -> str:
+    """The text ``key`` in ``locale`` with its parameters filled in."""
+    entry = TEXTS.get(key)
+    if entry is None:
+        return key
+    template = entry[1] if locale == "pt" else entry[0]
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def has(key: str) -> bool:
+    return key in TEXTS
+
+
+def game_text(code: str, locale: str = "en", /, **params: str | int) -> str | None:
+    """A text of the rules' catalogue (contract and preset names), or ``None``."""
+    from tavola.rules.messages import catalogue, render
+
+    if code not in catalogue():
+        return None
+    return render(Reason.of(code, **params), locale)
+
+
+def game_title(name: str, title: str, locale: str = "en") -> str:
+    """A game's title in the locale (the platform's title where the CLI has none)."""
+    key = f"title.{name}"
+    return t(key, locale) if key in TEXTS and locale != "en" else title

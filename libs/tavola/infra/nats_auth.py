@@ -1,0 +1,119 @@
+"""The platform's NATS users and what each may publish and subscribe to.
+
+Nobody outside the platform may connect: the server has no anonymous user. Each service
+has its own user, allowed only the subjects of the calls it makes and the messages it
+must read (docs/security.md explains each line); ``admin`` (every subject) is for the
+operator's tools and the tests. Subjects begin with the platform's namespace, written
+``*`` here so several platforms (CI's test runs) can share one server.
+
+The same table renders the private server's configuration (``tavola up`` and the tests)
+and is what ``deploy/nats`` writes out for Compose and Kubernetes.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+# JetStream API calls a consumer service makes: find the stream, create or look up its
+# durable consumer, acknowledge and answer flow control. No service but the engine may
+# create, change or delete a stream.
+_CONSUMER_API = (
+    "$JS.API.INFO",
+    "$JS.API.STREAM.INFO.*",
+    "$JS.API.STREAM.NAMES",
+    "$JS.API.CONSUMER.CREATE.*",
+    "$JS.API.CONSUMER.CREATE.*.>",
+    "$JS.API.CONSUMER.DURABLE.CREATE.*.*",
+    "$JS.API.CONSUMER.INFO.*.*",
+    "$JS.ACK.>",
+    "$JS.FC.>",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Permissions:
+    publish: tuple[str, ...]
+    subscribe: tuple[str, ...]
+    responses: bool  # may answer requests sent to it (reply subjects)
+
+
+PERMISSIONS: dict[str, Permissions] = {
+    "engine": Permissions(
+        publish=(
+            "*.rpc.lobby.>",  # forwards LobbyService calls with the caller's account
+            "*.rpc.account.>",  # forwards AccountService calls
+            "*.rpc.scoring.>",  # forwards ScoringService calls
+            "*.events.>",  # the relay publishes committed events (redacted)
+            "$JS.API.>",  # creates and updates the events stream
+        ),
+        subscribe=(
+            "*.rpc.engine.>",  # calls from the lobby and the bot service
+            "*.events.>",  # wakes its streams; drops changed accounts from its cache
+            "_INBOX_engine.>",
+        ),
+        responses=True,
+    ),
+    "lobby": Permissions(
+        publish=("*.rpc.engine.lobby.>", *_CONSUMER_API),  # creates matches
+        subscribe=("*.rpc.lobby.>", "*.rpc.account.>", "_INBOX_lobby.>"),
+        responses=True,
+    ),
+    "scoring": Permissions(
+        publish=_CONSUMER_API,
+        subscribe=("*.rpc.scoring.>", "_INBOX_scoring.>"),
+        responses=True,
+    ),
+    "bots": Permissions(
+        publish=("*.rpc.engine.bots.>", *_CONSUMER_API),  # acts only for the bot seats
+        subscribe=("_INBOX_bots.>",),
+        responses=False,
+    ),
+    "admin": Permissions(publish=(">",), subscribe=(">",), responses=True),
+}
+
+SERVICE_USERS = ("engine", "lobby", "scoring", "bots")
+
+
+@dataclass(frozen=True, slots=True)
+class Credentials:
+    passwords: Mapping[str, str]
+
+    @staticmethod
+    def generate() -> Credentials:
+        return Credentials({user: secrets.token_urlsafe(24) for user in PERMISSIONS})
+
+    def url(self, user: str, host: str, port: int) -> str:
+        return f"nats://{user}:{self.passwords[user]}@{host}:{port}"
+
+    def to_json(self) -> str:
+        return json.dumps(dict(self.passwords), indent=2)
+
+
+def server_config(credentials: Credentials) -> str:
+    """The ``authorization`` block of a NATS server configuration."""
+    users = []
+    for user, allowed in PERMISSIONS.items():
+        permissions = {
+            "publish": {"allow": list(allowed.publish)},
+            "subscribe": {"allow": list(allowed.subscribe)},
+        }
+        if allowed.responses:
+            permissions["allow_responses"] = True  # type: ignore[assignment]
+        users.append(
+            {"user": user, "password": credentials.passwords[user], "permissions": permissions}
+        )
+    # NATS configuration accepts JSON syntax for its values.
+    return "authorization {\n  users = " + json.dumps(users, indent=2) + "\n}\n"
+
+
+def redact(url: str) -> str:
+    """A NATS URL without its password, for logs."""
+    scheme, sep, rest = url.partition("://")
+    if "@" not in rest:
+        return url
+    userinfo, _, host = rest.rpartition("@")
+    user = userinfo.split(":", 1)[0]
+    return f"{scheme}{sep}{user}:***@{host}"

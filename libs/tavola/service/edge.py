@@ -1,0 +1,275 @@
+"""The public gRPC edge: one interceptor in front of every ``tavola.v1`` method.
+
+In this order, before a handler runs: the client address's rate limit; the bearer token
+(``authorization: Bearer <token>``, UNAUTHENTICATED without a valid one, and failed
+attempts throttled per address before any lookup); the method's scopes
+(PERMISSION_DENIED); the token's rate limit for the method's class and, for streams, the
+open-stream caps (RESOURCE_EXHAUSTED with a retry delay); the request decoding and every
+field's bounds (INVALID_ARGUMENT). Then the handler runs with the caller in
+``current_principal()``; what it raises is answered with its documented status, in the
+request's locale: a ``ServiceError`` as itself, a dependency that is down as UNAVAILABLE,
+anything else as INTERNAL with an incident id (logged with its traceback) — never UNKNOWN
+and never an exception's text. Server streams write through a bounded buffer: a client
+that stops reading for ``stream_write_timeout`` seconds is dropped (RESOURCE_EXHAUSTED) and the
+stream's memory freed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+import structlog
+from google.protobuf.message import DecodeError
+
+from tavola.accounts.model import Principal
+from tavola.protocol import errors
+from tavola.protocol.errors import ServiceError
+from tavola.protocol.grpc_errors import abort
+from tavola.protocol.validation import check_request
+from tavola.service.failures import dependency_of, is_outage
+from tavola.service.limits import Limiter, StreamCounter
+
+log = structlog.get_logger(__name__)
+PACKAGE_PREFIX = "/tavola.v1."
+AUTHORIZATION = "authorization"
+LOCALE_HEADER = "tavola-locale"
+MAX_TOKEN_HEADER = 256
+
+_CALLER: ContextVar[Principal | None] = ContextVar("tavola_caller", default=None)
+
+
+def current_principal() -> Principal:
+    """The authenticated caller of the running RPC (set by the edge)."""
+    principal = _CALLER.get()
+    if principal is None:  # a handler reached without the edge: refuse, never assume
+        raise errors.unauthenticated("auth.missing")
+    return principal
+
+
+@contextlib.contextmanager
+def acting_as(principal: Principal) -> Any:
+    """Run code as ``principal`` (the edge does this; tests may too)."""
+    reset = _CALLER.set(principal)
+    try:
+        yield principal
+    finally:
+        _CALLER.reset(reset)
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """Who may call a method (a token with any of ``scopes``) and its rate-limit class."""
+
+    scopes: tuple[str, ...]
+    limit: str
+
+
+Authenticate = Callable[[str], Awaitable[Principal | None]]
+
+
+class _Malformed:
+    __slots__ = ("error",)
+
+    def __init__(self, error: str) -> None:
+        self.error = error
+
+
+def _safe(deserialize: Callable[[bytes], Any] | None) -> Callable[[bytes], Any]:
+    def parse(data: bytes) -> Any:
+        if deserialize is None:
+            return data
+        try:
+            return deserialize(data)
+        except (DecodeError, ValueError, RuntimeError) as error:
+            return _Malformed(str(error))
+
+    return parse
+
+
+class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+    def __init__(
+        self,
+        authenticate: Authenticate,
+        limiter: Limiter,
+        policies: Mapping[str, Policy],
+    ) -> None:
+        self._authenticate = authenticate
+        self._limiter = limiter
+        self._policies = policies
+        self._write_timeout = limiter.settings.stream_write_timeout
+        self._token_streams = StreamCounter(limiter.settings.streams_per_token)
+        self._address_streams = StreamCounter(limiter.settings.streams_per_address)
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        handler = await continuation(details)
+        method = details.method
+        if handler is None or not method.startswith(PACKAGE_PREFIX) or handler.request_streaming:
+            return handler  # health and reflection keep gRPC's own behaviour
+        policy = self._policies.get(method)
+        metadata = dict(details.invocation_metadata or ())
+        safe = _safe(handler.request_deserializer)
+        if handler.unary_unary is not None:
+            inner = handler.unary_unary
+
+            async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+                locale = _locale(request, metadata)
+                try:
+                    principal = await self._admit(method, policy, metadata, request, context)
+                    with acting_as(principal), _bound(method, request, principal):
+                        return await inner(request, context)
+                except ServiceError as error:
+                    await _refuse(context, error, locale)
+                except Exception as error:
+                    await _refuse(context, _failure(method, error), locale)
+
+            return handler._replace(request_deserializer=safe, unary_unary=unary)
+        if handler.unary_stream is not None:
+            stream = handler.unary_stream
+
+            async def streaming(request: Any, context: grpc.aio.ServicerContext) -> None:
+                locale = _locale(request, metadata)
+                try:
+                    principal = await self._admit(method, policy, metadata, request, context)
+                    await self._stream(stream, request, context, principal, method)
+                except ServiceError as error:
+                    await _refuse(context, error, locale)
+                except Exception as error:
+                    await _refuse(context, _failure(method, error), locale)
+
+            return handler._replace(request_deserializer=safe, unary_stream=streaming)
+        return handler
+
+    async def _admit(
+        self,
+        method: str,
+        policy: Policy | None,
+        metadata: Mapping[str, Any],
+        request: Any,
+        context: grpc.aio.ServicerContext,
+    ) -> Principal:
+        address = _address(context)
+        wait = self._limiter.check("address", address)
+        if wait:
+            raise errors.exhausted(wait, "rate.limited", limit="address")
+        principal = await self._principal(metadata, address)
+        if policy is None:  # a method nobody declared a policy for is closed
+            raise errors.denied("auth.scope_missing", scope="none")
+        if not principal.has(*policy.scopes):
+            raise errors.denied("auth.scope_missing", scope="|".join(policy.scopes))
+        wait = self._limiter.check(policy.limit, principal.token_id)
+        if wait:
+            raise errors.exhausted(wait, "rate.limited", limit=policy.limit)
+        if isinstance(request, _Malformed):
+            raise errors.invalid(
+                "request.invalid", field="message", detail="not a valid protobuf message"
+            )
+        check_request(request)
+        return principal
+
+    async def _principal(self, metadata: Mapping[str, Any], address: str) -> Principal:
+        if self._limiter.check_level("unauthenticated", address) < 1.0:
+            raise errors.exhausted(1.0, "rate.limited", limit="unauthenticated")
+        header = metadata.get(AUTHORIZATION)
+        if not isinstance(header, str) or not header:
+            self._limiter.check("unauthenticated", address)
+            raise errors.unauthenticated("auth.missing")
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token or len(header) > MAX_TOKEN_HEADER:
+            self._limiter.check("unauthenticated", address)
+            raise errors.unauthenticated("auth.malformed")
+        principal = await self._authenticate(token.strip())
+        if principal is None:
+            self._limiter.check("unauthenticated", address)
+            raise errors.unauthenticated("auth.invalid")
+        return principal
+
+    async def _stream(
+        self,
+        stream: Callable[[Any, grpc.aio.ServicerContext], AsyncIterator[Any]],
+        request: Any,
+        context: grpc.aio.ServicerContext,
+        principal: Principal,
+        method: str,
+    ) -> None:
+        address = _address(context)
+        wait = self._limiter.check("stream_open", principal.token_id)
+        if wait:
+            raise errors.exhausted(wait, "rate.limited", limit="stream_open")
+        if not self._token_streams.open(principal.token_id):
+            raise errors.exhausted(5.0, "stream.too_many", limit=self._token_streams.cap)
+        if not self._address_streams.open(address):
+            self._token_streams.close(principal.token_id)
+            raise errors.exhausted(5.0, "stream.too_many", limit=self._address_streams.cap)
+        try:
+            with acting_as(principal), _bound(method, request, principal):
+                items = stream(request, context)
+                try:
+                    async for item in items:
+                        try:
+                            await asyncio.wait_for(context.write(item), self._write_timeout)
+                        except TimeoutError:
+                            log.info("stream.slow_reader_dropped", rpc=method)
+                            raise errors.exhausted(
+                                1.0, "stream.slow_reader", seconds=int(self._write_timeout)
+                            ) from None
+                finally:
+                    await items.aclose()  # type: ignore[attr-defined]
+        finally:
+            self._token_streams.close(principal.token_id)
+            self._address_streams.close(address)
+
+    @property
+    def open_streams(self) -> int:
+        return sum(self._token_streams._open.values())
+
+
+def _failure(method: str, error: Exception) -> ServiceError:
+    """What an unexpected exception becomes: UNAVAILABLE for an outage, else INTERNAL."""
+    if isinstance(error, grpc.aio.AbortError | asyncio.CancelledError):
+        raise error
+    if is_outage(error):
+        log.warning("rpc.dependency_down", rpc=method, error=type(error).__name__)
+        return errors.unavailable("service.unavailable", 1.0, service=dependency_of(error))
+    incident = secrets.token_hex(4)
+    log.exception("rpc.failed", rpc=method, incident=incident)
+    return errors.internal(incident)
+
+
+async def _refuse(context: grpc.aio.ServicerContext, error: ServiceError, locale: str) -> None:
+    log.info("rpc.rejected", code=error.code.name, reason=error.reason.code)
+    await abort(context, error.localised(locale))
+
+
+def _locale(request: Any, metadata: Mapping[str, Any]) -> str:
+    value = getattr(request, "locale", "") if not isinstance(request, _Malformed) else ""
+    header = metadata.get(LOCALE_HEADER)
+    chosen = value or (header if isinstance(header, str) else "") or "en"
+    return chosen if len(chosen) <= 16 else "en"
+
+
+def _address(context: grpc.aio.ServicerContext) -> str:
+    """The client's host (``ipv4:1.2.3.4:5678`` -> ``ipv4:1.2.3.4``)."""
+    peer = context.peer() or "unknown"
+    host, _, port = peer.rpartition(":")
+    return host if host and port.isdigit() else peer
+
+
+@contextlib.contextmanager
+def _bound(method: str, request: Any, principal: Principal) -> Any:
+    ids: dict[str, Any] = {"rpc": method.rsplit("/", 1)[-1], "account_id": principal.account_id}
+    for name in ("table_id", "match_id", "seat"):
+        if any(f.name == name for f in request.DESCRIPTOR.fields):
+            ids[name] = getattr(request, name)
+    with structlog.contextvars.bound_contextvars(**ids):
+        yield

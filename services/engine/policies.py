@@ -1,0 +1,63 @@
+"""Who may call each public method: the scopes (any one suffices) and the rate-limit class.
+
+This table is the edge's whole authorisation of methods (a method missing here is closed);
+finer rules — a seat only with its own account and token, a host's own tables, a referee
+only once a match has ended — are the application's (docs/security.md lists them all).
+"""
+
+from __future__ import annotations
+
+from tavola.accounts.model import ADMIN, BOT, HOST, PLAY, READ, REFEREE
+from tavola.service.edge import Policy
+
+ANY = (PLAY, BOT, HOST, REFEREE, READ, ADMIN)
+SEAT = (PLAY, BOT)
+LOOK = (PLAY, BOT, READ, REFEREE)
+
+_GAME = {
+    "SubmitAction": Policy(SEAT, "act"),
+    "TakeBack": Policy((PLAY,), "act"),
+    "LeaveMatch": Policy(SEAT, "act"),
+    "GetView": Policy(LOOK, "read"),
+    "StreamEvents": Policy(LOOK, "read"),
+    "GetMatch": Policy(LOOK, "read"),
+    "ExportMatch": Policy(LOOK, "read"),
+    "ExplainAction": Policy(SEAT, "help"),
+    "GetHint": Policy((PLAY,), "help"),
+}
+_LOBBY = {
+    "ListGames": Policy(ANY, "read"),
+    "ListTables": Policy(LOOK, "read"),
+    "GetTable": Policy(LOOK, "read"),
+    "CreateTable": Policy((HOST,), "create_table"),
+    "SitDown": Policy(SEAT, "lobby"),
+    "FillWithBots": Policy((HOST,), "lobby"),
+    "StartMatch": Policy((HOST,), "lobby"),
+    "InviteToTable": Policy((HOST,), "lobby"),
+    "ChangeTableOptions": Policy((HOST,), "lobby"),
+}
+_ACCOUNT = {
+    "WhoAmI": Policy(ANY, "read"),
+    "GetAccount": Policy(ANY, "read"),
+    "ListTokens": Policy(ANY, "read"),
+    "IssueToken": Policy(ANY, "account"),
+    "RevokeToken": Policy(ANY, "account"),
+    "CreateAccount": Policy((ADMIN,), "account"),
+    "ListAccounts": Policy((ADMIN,), "read"),
+}
+_SCORING = {
+    "GetMatchStandings": Policy(LOOK, "read"),
+    "GetPlayerStandings": Policy(LOOK, "read"),
+    "GetRatings": Policy(LOOK, "read"),
+}
+
+POLICIES: dict[str, Policy] = {
+    f"/tavola.v1.{service}/{method}": policy
+    for service, table in (
+        ("GameService", _GAME),
+        ("LobbyService", _LOBBY),
+        ("AccountService", _ACCOUNT),
+        ("ScoringService", _SCORING),
+    )
+    for method, policy in table.items()
+}
