@@ -62,7 +62,7 @@ class BotPlayer:
         if envelope.type == "match.SeedRevealed":
             self._matches.pop(envelope.match_id, None)
             return
-        if envelope.type == "match.SeatLeft":  # a bot may take the seat over: ask again
+        if envelope.type in ("match.SeatLeft", "match.SeatReclaimed"):  # who plays changed
             self._matches.pop(envelope.match_id, None)
         if not envelope.last_in_batch or not envelope.to_act:
             return

@@ -11,7 +11,7 @@ import asyncio
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 from uuid import UUID
 
@@ -29,6 +29,7 @@ from services.engine.mapping import (
     stream_of,
     take_back_fingerprint,
 )
+from services.engine.presence import Presence, PresenceSettings
 from services.engine.queries import QueryMixin
 from services.engine.timers import PAUSE, Due, TimerWheel
 from tavola.accounts.model import BOT, PLAY, REFEREE, Principal
@@ -36,16 +37,26 @@ from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
 from tavola.eventlog.model import EventStore, StoredEvent
 from tavola.match import aggregate
 from tavola.match.aggregate import Batch, MatchState
-from tavola.match.events import MatchCreated, SeatCredentials, SeatInfo, option_entries
+from tavola.match.events import (
+    MatchCreated,
+    SeatAway,
+    SeatBack,
+    SeatCredentials,
+    SeatInfo,
+    SeatReclaimed,
+    option_entries,
+)
 from tavola.protocol import errors
 from tavola.protocol import events as codec
 from tavola.rules import fairness, registry
 from tavola.rules.errors import RulesError
+from tavola.rules.interface import Event
 from tavola.rules.registry import UnknownGame
 from tavola.service.failures import is_outage
 from tavola.v1 import events_pb2, game_pb2, internal_pb2
 
 log = structlog.get_logger(__name__)
+RECLAIMED = "match.SeatReclaimed"
 TIMER_ATTEMPTS = 20  # a deadline delayed by an outage is tried at most this many times
 TIMER_RETRY_MS = 500
 TIMER_RETRY_CAP_MS = 30_000
@@ -67,11 +78,13 @@ class Ports:
     salt: Callable[[int], bytes]
     now_ms: Callable[[], int]
     timer_index: TimerIndex | None = None
+    presence: PresenceSettings = field(default_factory=PresenceSettings)
 
 
 class Engine(QueryMixin):
     def __init__(self, ports: Ports) -> None:
         self._ports = ports
+        self.presence = Presence(ports.now_ms, ports.presence)
         self._cache: dict[str, MatchState] = {}
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._watchers: defaultdict[str, set[asyncio.Event]] = defaultdict(set)
@@ -109,7 +122,10 @@ class Engine(QueryMixin):
         stored = await self._ports.store.read_stream(stream_of(match_id), after_version=after)
         if cached is None and not stored:
             raise errors.not_found("match.not_found", match_id=match_id)
+        if cached is None:
+            self.presence.forget(match_id)  # its counts are folded again from the start
         state = self._fold(cached, stored)
+        self._count_moves(match_id, stored)
         self._cache[match_id] = state
         metrics.CACHED_MATCHES.set(len(self._cache))
         return state
@@ -122,6 +138,21 @@ class Engine(QueryMixin):
             state = aggregate.evolve(state, event)
         assert state is not None
         return state
+
+    def _count_moves(self, match_id: str, stored: list[StoredEvent]) -> None:
+        """Fold the seats' automatic moves in a row from the log's causes (leaver rule); a
+        player who takes their seat back starts again from none."""
+        for item in stored:
+            if item.type == RECLAIMED:
+                reclaimed = codec.decode_payload("", item.type, item.payload)
+                assert isinstance(reclaimed, SeatReclaimed)
+                self.presence.moved(match_id, reclaimed.seat, automatic=False)
+                continue
+            cause = codec.decode_metadata(item.metadata)
+            if cause.last_in_batch and cause.cause.seat >= 0:
+                kind = codec.KINDS.get(cause.cause.kind, "system")
+                if kind in ("action", "timeout", "take_back"):
+                    self.presence.moved(match_id, cause.cause.seat, kind == "timeout")
 
     def forget(self, match_id: str) -> None:
         self._cache.pop(match_id, None)
@@ -191,6 +222,7 @@ class Engine(QueryMixin):
                 state = await self.load(request.match_id)
                 game_name = state.created.game
                 self._authorize(state, request.seat, request.seat_token, caller)
+                state = await self._arrive_held(state, request.seat, caller)
                 key = command_key(caller, request.seat, request.command_id)
                 stream = stream_of(request.match_id)
                 previous = await self._ports.store.find_command(stream, key)
@@ -298,6 +330,12 @@ class Engine(QueryMixin):
         self._cache[match_id] = after
         self.timers.track(match_id, after)
         self._wake(match_id)
+        for batch in batches:
+            if batch.kind in ("action", "timeout", "take_back") and batch.seat >= 0:
+                self.presence.moved(match_id, batch.seat, batch.kind == "timeout")
+            for event in batch.events:
+                if isinstance(event, SeatReclaimed):
+                    self.presence.moved(match_id, event.seat, automatic=False)
         metrics.EVENTS_APPENDED.labels(game=game).inc(len(new_events))
         if after.ended is not None and (state is None or state.ended is None):
             metrics.MATCHES_FINISHED.labels(game=game).inc()
@@ -321,6 +359,7 @@ class Engine(QueryMixin):
         async with self._locks[request.match_id]:
             state = await self.load(request.match_id)
             self._authorize(state, request.seat, request.seat_token, caller)
+            state = await self._arrive_held(state, request.seat, caller)
             try:
                 batch = aggregate.decide_leave(state, request.seat)
             except RulesError as error:
@@ -352,6 +391,7 @@ class Engine(QueryMixin):
         async with self._locks[request.match_id]:
             state = await self.load(request.match_id)
             self._authorize(state, request.seat, request.seat_token, caller)
+            state = await self._arrive_held(state, request.seat, caller)
             key = command_key(caller, request.seat, request.command_id)
             previous = await self._ports.store.find_command(stream_of(request.match_id), key)
             if previous is not None:
@@ -439,7 +479,121 @@ class Engine(QueryMixin):
                 action=batch.action,
                 reason=batch.reason.code if batch.reason else "",
             )
+            await self._leaver_rule(due.match_id, due.seat)
             return True
+
+    async def _leaver_rule(self, match_id: str, seat: int) -> None:
+        """After too many automatic moves in a row, the game's rule for a player who left
+        applies (lock held): a bot takes the seat (the player may come back), or the
+        game's own rule (Doppelkopf: the game ends unscored)."""
+        settings = self.presence.settings
+        state = self._cache[match_id]
+        if (
+            state.ended is not None
+            or not state.person(seat)
+            or state.has_left(seat)
+            or self.presence.missed(match_id, seat) < settings.away_moves
+        ):
+            return
+        batch = aggregate.decide_leave(state, seat, settings.takeover_level, away=True)
+        after = aggregate.fold(batch.events, state)
+        seed = await self._ports.seeds.seed(match_id)
+        batches = self._with_deadlines(
+            state, [batch, *aggregate.settle(after, seed, self._ports.now_ms())]
+        )
+        key = platform_key("leave", seat, "away", state.version)
+        try:
+            await self._append(state, match_id, state.created.game, batches, key)
+        except (DuplicateCommand, ConcurrencyConflict):
+            self.forget(match_id)
+            return
+        metrics.LEAVER_RULE.labels(game=state.created.game).inc()
+        log.info(
+            "seat.taken_over", match_id=match_id, seat=seat, replaced_by=settings.takeover_level
+        )
+
+    # ----- presence ----------------------------------------------------------------------
+    async def arrive(self, match_id: str, seat: int, caller: Caller) -> None:
+        """A seat's own client called: if it was away, it is back (``SeatBack``); if the
+        leaver rule had given its seat to a bot, it takes it back (``SeatReclaimed``)."""
+        if not isinstance(caller, Principal) or seat < 0:
+            return
+        self.presence.seen(match_id, seat)
+        state = self._cache.get(match_id)
+        if state is None or (seat not in state.away and not state.reclaimable(seat)):
+            return
+        async with self._locks[match_id]:
+            await self._arrive_locked(match_id, seat)
+
+    async def _arrive_held(self, state: MatchState, seat: int, caller: Caller) -> MatchState:
+        """``arrive`` for a caller already holding the match's lock; the state after."""
+        if not isinstance(caller, Principal) or seat < 0:
+            return state
+        match_id = state.created.match_id
+        self.presence.seen(match_id, seat)
+        if seat not in state.away and not state.reclaimable(seat):
+            return state
+        await self._arrive_locked(match_id, seat)
+        return self._cache.get(match_id) or await self.load(match_id)
+
+    async def _arrive_locked(self, match_id: str, seat: int) -> None:
+        state = await self.load(match_id)
+        if state.ended is not None:
+            return
+        events: list[Event] = []
+        if state.reclaimable(seat):
+            events.append(SeatReclaimed(seat))
+        if seat in state.away:
+            events.append(SeatBack(seat))
+        if not events:
+            return
+        after = aggregate.fold(events, state)
+        batches = self._with_deadlines(state, [Batch("system", tuple(events))])
+        key = platform_key("back", seat, state.version)
+        try:
+            await self._append(state, match_id, state.created.game, batches, key)
+        except (DuplicateCommand, ConcurrencyConflict):
+            self.forget(match_id)
+            return
+        if after.seat(seat) != state.seat(seat):
+            log.info("seat.reclaimed", match_id=match_id, seat=seat)
+
+    async def sweep_presence(self) -> int:
+        """Record ``SeatAway`` for every seat of a running match whose client is gone."""
+        marked = 0
+        for match_id, state in list(self._cache.items()):
+            if state.ended is not None:
+                continue
+            gone = [
+                s
+                for s in range(state.players)
+                if state.person(s)
+                and not state.has_left(s)
+                and s not in state.away
+                and self.presence.gone(match_id, s)
+            ]
+            if not gone:
+                continue
+            async with self._locks[match_id]:
+                state = await self.load(match_id)
+                events: list[Event] = [SeatAway(s) for s in gone if s not in state.away]
+                if not events or state.ended is not None:
+                    continue
+                try:
+                    await self._append(
+                        state,
+                        match_id,
+                        state.created.game,
+                        [Batch("system", tuple(events))],
+                        platform_key("away", state.version),
+                    )
+                except (DuplicateCommand, ConcurrencyConflict):
+                    self.forget(match_id)
+                    continue
+                marked += len(events)
+                metrics.SEATS_AWAY.labels(game=state.created.game).inc(len(events))
+                log.info("seat.away", match_id=match_id, seats=[e.seat for e in events])
+        return marked
 
     async def _resume(self, due: Due) -> bool:
         """A pause between games has passed: deal on."""
@@ -531,7 +685,7 @@ class Engine(QueryMixin):
             return
         if not caller.has(PLAY, BOT):
             raise errors.denied("auth.scope_missing", scope="play|bot")
-        if state.has_left(seat):
+        if state.has_left(seat) and not state.reclaimable(seat):
             raise errors.denied("seat.already_left", seat=seat)
         owner = state.created.seats[seat].account_id
         if not owner or owner != caller.account_id:

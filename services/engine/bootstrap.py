@@ -21,6 +21,7 @@ from services.engine import bus_api, grpc_api
 from services.engine.app import Engine, Ports
 from services.engine.config import EngineConfig
 from services.engine.policies import POLICIES
+from services.engine.presence import PresenceSettings
 from tavola.accounts.auth import Authenticator
 from tavola.accounts.directory import AccountDirectory, DirectoryPorts
 from tavola.bus import subjects
@@ -128,6 +129,7 @@ async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
                 salt=secrets.token_bytes,
                 now_ms=now_ms,
                 timer_index=PostgresTimerIndex(pool),
+                presence=PresenceSettings.from_env(),
             )
         )
         await engine.recover_timers()
@@ -174,8 +176,15 @@ async def _timers(
     (any engine may fire a timer: its command id makes sure only one move is appended)."""
     loop = asyncio.get_running_loop()
     next_scan = loop.time() + rescan
+    next_sweep = loop.time() + 1.0
     while not stop.is_set():
         await engine.fire_due()
+        if loop.time() >= next_sweep:
+            try:
+                await engine.sweep_presence()
+            except Exception:  # logged; the next sweep tries again
+                log.exception("presence.sweep_failed")
+            next_sweep = loop.time() + 1.0
         if loop.time() >= next_scan:
             try:
                 await engine.recover_timers()

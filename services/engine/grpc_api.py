@@ -113,6 +113,8 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
             self._names.stream_subjects(stream_of(match_id)), cb=on_message
         )
         metrics.STREAMS_OPEN.inc()
+        if seat >= 0:
+            self._engine.presence.stream_opened(match_id, seat)
         last = request.after_version
         try:
             while True:
@@ -131,6 +133,8 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
                     await asyncio.wait_for(wakeup.wait(), SAFETY_POLL_SECONDS)
         finally:
             metrics.STREAMS_OPEN.dec()
+            if seat >= 0:
+                self._engine.presence.stream_closed(match_id, seat)
             self._engine.unwatch(match_id, wakeup)
             with contextlib.suppress(Exception):
                 await sub.unsubscribe()

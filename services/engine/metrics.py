@@ -25,3 +25,13 @@ TAKE_BACKS = Counter(
 )
 CACHED_MATCHES = Gauge("tavola_engine_cached_matches", "Matches held in the engine's cache")
 STREAMS_OPEN = Gauge("tavola_engine_event_streams_open", "Client event streams open")
+LEAVER_RULE = Counter(
+    "tavola_engine_leaver_rule_total",
+    "Seats whose player stopped playing, handed to the leaver rule (a bot, or the game's rule)",
+    ["game"],
+)
+SEATS_AWAY = Counter(
+    "tavola_engine_seats_away_total",
+    "Seats marked away (their client gone for the grace)",
+    ["game"],
+)

@@ -50,6 +50,9 @@ class QueryMixin:
     ) -> None:
         raise NotImplementedError
 
+    async def arrive(self, match_id: str, seat: int, caller: Caller) -> None:
+        raise NotImplementedError
+
     # ----- reading -----------------------------------------------------------------------
     async def view(
         self, request: game_pb2.GetViewRequest, caller: Caller
@@ -58,6 +61,8 @@ class QueryMixin:
         seat = request.seat
         if seat != SPECTATOR:
             self._authorize(state, seat, request.seat_token, caller, reading=True)
+            await self.arrive(request.match_id, seat, caller)
+            state = await self.load(request.match_id)
         if request.at_version:
             if request.at_version > state.version:
                 raise errors.invalid(
@@ -75,6 +80,7 @@ class QueryMixin:
             standings=standings_pb(state),
             game=state.created.game,
             deadlines=[deadline_pb(d) for d in state.deadlines],
+            away=sorted(state.away),
         )
         if viewer is not None and state.ended is None:
             legal = game.legal_actions(state.game_state, seat)
@@ -94,6 +100,7 @@ class QueryMixin:
     ) -> game_pb2.ExplainActionResponse:
         state = await self.load(request.match_id)
         self._authorize(state, request.seat, request.seat_token, caller)
+        await self.arrive(request.match_id, request.seat, caller)
         locale = request.locale or "en"
         try:
             aggregate.decide_action(state, request.seat, request.action)
@@ -124,6 +131,8 @@ class QueryMixin:
         """The hard bot's choice for the seat, from exactly what the seat knows."""
         state = await self.load(request.match_id)
         self._authorize(state, request.seat, request.seat_token, caller)
+        await self.arrive(request.match_id, request.seat, caller)
+        state = await self.load(request.match_id)
         game = state.game
         legal = game.legal_actions(state.game_state, request.seat) if not state.ended else ()
         if not legal:
@@ -185,6 +194,7 @@ class QueryMixin:
                     bot_level=s.bot_level,
                     bot_think_ms=s.bot_think_ms,
                     account_id="" if s.bot_level else s.account_id,
+                    away=s.seat in state.away,
                 )
                 for s in (state.seat(i) for i in range(state.players))
             ],
@@ -210,4 +220,6 @@ class QueryMixin:
         state = await self.load(match_id)
         if seat != SPECTATOR:
             self._authorize(state, seat, token, caller, reading=True)
+            await self.arrive(match_id, seat, caller)
+            state = await self.load(match_id)
         return state

@@ -260,6 +260,13 @@ _EVENTS: dict[str, tuple[str, str]] = {
         "{seat} saiu; um bot ({replaced_by}) joga",
     ),
     "SeatLeft.out": ("{seat} left the match", "{seat} saiu da partida"),
+    "SeatLeft.away": (
+        "{seat} stopped playing; a bot ({replaced_by}) plays until they come back",
+        "{seat} parou de jogar; um bot ({replaced_by}) joga até voltar",
+    ),
+    "SeatAway": ("{seat} is away", "{seat} está ausente"),
+    "SeatBack": ("{seat} is back", "{seat} voltou"),
+    "SeatReclaimed": ("{seat} is back and plays again", "{seat} voltou e joga de novo"),
     "MovesTakenBack": (
         "{seat} took moves back: the table is as it was at version {to_version}",
         "{seat} desfez jogadas: a mesa voltou à versão {to_version}",

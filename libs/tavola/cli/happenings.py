@@ -99,6 +99,8 @@ def _special(game: str, name: str, fields: dict[str, Any], me: int, locale: str)
         return fill(t(key, locale), game, fields, me, locale)
     if name == "SeatLeft":
         key = "event.SeatLeft" if fields.get("replaced_by") else "event.SeatLeft.out"
+        if fields.get("away") and fields.get("replaced_by"):
+            key = "event.SeatLeft.away"
         return fill(t(key, locale), game, fields, me, locale)
     if name == "TilePlayed" and fields.get("end") is not None:
         return fill(t("event.TilePlayed.end", locale), game, fields, me, locale)

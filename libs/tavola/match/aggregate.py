@@ -13,9 +13,12 @@ from tavola.match.events import (
     MatchEnded,
     MovesTakenBack,
     PauseStarted,
+    SeatAway,
+    SeatBack,
     SeatCredentials,
     SeatInfo,
     SeatLeft,
+    SeatReclaimed,
     SeedRevealed,
 )
 from tavola.rules import fairness, registry
@@ -38,6 +41,7 @@ class MatchState:
     # (what ``MovesTakenBack`` returns to), newest last; a pending chance clears them.
     checkpoints: tuple[MatchState, ...] = field(default=(), compare=False, repr=False)
     lone_person: int | None = None  # the only seat not the platform's bot, if just one
+    away: frozenset[int] = frozenset()  # seats whose client is gone (presence facts)
 
     @property
     def game(self) -> Game[Any, Any]:
@@ -87,6 +91,15 @@ class MatchState:
 
     def has_left(self, seat: int) -> bool:
         return any(d.seat == seat for d in self.left)
+
+    def reclaimable(self, seat: int) -> bool:
+        """The seat's player was replaced by a bot by the leaver rule (not by choice, not
+        taken out by the game's rules): they may come back and play it again."""
+        return any(d.seat == seat and d.away and d.replaced_by for d in self.left)
+
+    def person(self, seat: int) -> bool:
+        """A seat played by a person or a third-party client now (not the platform's bot)."""
+        return not self.seat(seat).bot_level
 
     def timed_by_engine(self, seat: int) -> bool:
         """Turn timers apply to people and third-party bots, not to the platform's own bots."""
@@ -159,7 +172,17 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
             return replace(state, pause=event)
         case SeatLeft(seat=seat):
             kept = tuple(d for d in state.deadlines if d.seat != seat)
-            return replace(state, left=(*state.left, event), deadlines=kept)
+            return replace(
+                state, left=(*state.left, event), deadlines=kept, away=state.away - {seat}
+            )
+        case SeatAway(seat=seat):
+            return replace(state, away=state.away | {seat})
+        case SeatBack(seat=seat):
+            return replace(state, away=state.away - {seat})
+        case SeatReclaimed(seat=seat):
+            kept = tuple(d for d in state.deadlines if d.seat != seat)  # the bot's watchdog
+            left = tuple(d for d in state.left if d.seat != seat)
+            return replace(state, left=left, deadlines=kept, away=state.away - {seat})
         case MatchEnded():
             return replace(state, ended=event, deadlines=())
         case SeedRevealed(seed_hex=seed_hex):
@@ -227,16 +250,20 @@ def decide_action(state: MatchState, seat: int, code: str) -> Batch:
     return Batch("action", tuple(events), seat=seat, action=game.encode_action(action))
 
 
-def decide_leave(state: MatchState, seat: int, takeover_level: str = "easy") -> Batch:
+def decide_leave(
+    state: MatchState, seat: int, takeover_level: str = "easy", away: bool = False
+) -> Batch:
     """A player leaves: the game's rules say what happens (``Game.seat_left``); when they
-    say nothing, a bot of ``takeover_level`` takes the seat."""
+    say nothing, a bot of ``takeover_level`` takes the seat. ``away``: the platform applies
+    the leaver rule to a player who stopped playing (who may come back)."""
     if state.ended is not None:
         raise GameOver(Reason.of("game.over"))
     if state.has_left(seat):
         raise IllegalAction(Reason.of("seat.already_left", seat=seat))
     events = state.game.seat_left(state.game_state, seat)
-    left = SeatLeft(seat, "" if events else takeover_level)
-    return Batch("leave", (left, *events), seat=seat)
+    left = SeatLeft(seat, "" if events else takeover_level, away)
+    reason = Reason.of("seat.away_takeover", seat=seat) if away else None
+    return Batch("leave", (left, *events), seat=seat, reason=reason)
 
 
 def decide_take_back(state: MatchState, seat: int, last_move: int | None) -> Batch:

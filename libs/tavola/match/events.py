@@ -83,10 +83,36 @@ class PauseStarted(Event):
 @dataclass(frozen=True, slots=True)
 class SeatLeft(Event):
     """A player left for good; ``replaced_by`` is the bot level now playing the seat (always
-    marked as a bot), or empty when the game's rules took the seat out instead."""
+    marked as a bot), or empty when the game's rules took the seat out instead. ``away``:
+    the platform applied the table's leaver rule to a player who stopped playing (their
+    moves were made automatically too many times in a row); such a player may come back
+    and take the seat back from the bot (``SeatReclaimed``)."""
 
     seat: int
     replaced_by: str
+    away: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAway(Event):
+    """The seat's client has been gone (no open stream, no call) for the grace period;
+    shown to everyone at the table. A presence fact: recorded, never derived."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatBack(Event):
+    """The seat's client is back (it called or opened a stream)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatReclaimed(Event):
+    """A player the leaver rule had replaced by a bot came back and plays the seat again."""
+
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +144,9 @@ PLATFORM_EVENTS: tuple[type[Event], ...] = (
     DeadlineSet,
     PauseStarted,
     SeatLeft,
+    SeatAway,
+    SeatBack,
+    SeatReclaimed,
     MovesTakenBack,
     MatchEnded,
     SeedRevealed,

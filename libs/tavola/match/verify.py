@@ -20,11 +20,18 @@ from tavola.match.events import (
     MatchCreated,
     MatchEnded,
     PauseStarted,
+    SeatAway,
+    SeatBack,
     SeatCredentials,
+    SeatReclaimed,
     SeedRevealed,
 )
 from tavola.rules.errors import RulesError
 from tavola.rules.interface import Event
+
+# Facts of the clock and of who is there: recorded as they happened, not derived (the
+# rules decide nothing by them; the verifier re-derives everything they lead to).
+CLOCK_AND_PRESENCE = (DeadlineSet, PauseStarted, SeatAway, SeatBack, SeatReclaimed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +117,8 @@ def _check_batch(
     recorded = [r.event for r in batch]
     if state is None or isinstance(first.event, SeatCredentials | MatchCreated):
         return aggregate.fold(recorded, state)
-    if all(isinstance(event, DeadlineSet | PauseStarted) for event in recorded):
-        return aggregate.fold(recorded, state)  # clock facts: recorded, not derived
+    if all(isinstance(event, CLOCK_AND_PRESENCE) for event in recorded):
+        return aggregate.fold(recorded, state)  # clock and presence facts: recorded
     expected = _expected(state, first, seed, before)
     for index, record in enumerate(batch):
         if index >= len(expected):
@@ -140,7 +147,10 @@ def _expected(
         raise Discrepancy(first.version, f"illegal recorded action: {error.reason.code}") from None
     if first.kind == "leave":
         return aggregate.decide_leave(
-            state, first.seat, getattr(first.event, "replaced_by", "") or "easy"
+            state,
+            first.seat,
+            getattr(first.event, "replaced_by", "") or "easy",
+            getattr(first.event, "away", False),
         ).events
     if first.kind == "chance":
         request = state.game.chance(state.game_state)

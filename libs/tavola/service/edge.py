@@ -223,6 +223,10 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                             raise errors.exhausted(
                                 1.0, "stream.slow_reader", seconds=int(self._write_timeout)
                             ) from None
+                        except Exception:
+                            if context.cancelled() or context.done():
+                                return  # the client went away (cancelled, deadline)
+                            raise
                 finally:
                     await items.aclose()  # type: ignore[attr-defined]
         finally:

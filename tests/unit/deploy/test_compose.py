@@ -4,6 +4,7 @@ deploy/. (Rendered from the YAML alone: no Docker engine is needed.)"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -65,8 +66,10 @@ def test_the_services_wait_for_healthy_nats_and_postgres(compose: dict[str, Any]
 def test_the_nats_health_check_asks_its_monitoring_port(compose: dict[str, Any]) -> None:
     nats = compose["services"]["nats"]
     command = nats["command"]
-    port = command[command.index("-m") + 1]
-    assert "-js" in command
+    config = (ROOT / "deploy/nats/compose.conf").read_text()  # mounted as -c
+    assert command[command.index("-c") + 1] == "/etc/nats/compose.conf"
+    port = re.search(r"^http: (\d+)$", config, re.MULTILINE).group(1)  # type: ignore[union-attr]
+    assert "jetstream" in config
     probe = " ".join(nats["healthcheck"]["test"])
     assert f"127.0.0.1:{port}/healthz" in probe
 

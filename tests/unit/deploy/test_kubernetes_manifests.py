@@ -191,7 +191,7 @@ def test_the_nats_peers_find_each_other_before_they_are_ready(
     config = named(manifests, "ConfigMap", "nats-config")["data"]["nats.conf"]
     for index in range(nats["spec"]["replicas"]):
         assert f"nats://nats-{index}.nats:6222" in config
-    assert "TODO(nats-auth)" in config
+    assert "include auth.conf" in config  # the platform's users (test_nats_auth.py)
 
 
 def test_the_events_stream_is_replicated_on_three_servers_and_bounded(
@@ -238,11 +238,21 @@ def test_the_plain_postgres_alternative_offers_the_same_names(
     assert named(objects, "StatefulSet", name)
 
 
+OPERATOR_SECRETS = {("Secret", "tavola-nats")}  # the NATS passwords: deploy/k8s/README.md
+
+
+def test_the_secrets_the_operator_creates_are_documented() -> None:
+    readme = (K8S / "README.md").read_text()
+    for _, name in OPERATOR_SECRETS:
+        assert f"kubectl create secret generic {name}" in readme
+
+
 def test_every_config_map_and_secret_a_pod_names_exists(
     manifests: list[dict[str, Any]],
 ) -> None:
     provided = {(o["kind"], o["metadata"]["name"]) for o in manifests}
     provided |= {("Secret", f"{c['metadata']['name']}-app") for c in of_kind(manifests, "Cluster")}
+    provided |= OPERATOR_SECRETS
     for workload in of_kind(manifests, *WORKLOADS):
         spec = workload["spec"]["template"]["spec"]
         for volume in spec.get("volumes", []):
