@@ -1,31 +1,36 @@
 """``make bench``: figures, never assertions.
 
 1. Pure engine: random playouts per second for every registered game.
-2. End to end: the four services as processes (private or given Postgres/NATS), N concurrent
-   tables whose every seat is played by a gRPC client of the public API; moves per second
-   and the p50/p99 latency of SubmitAction.
+2. OpenSpiel: the same driver loop over OpenSpiel's games, side by side.
+3. End to end (``tavola.benchmarks``): on a durable Postgres (its settings printed), the raw
+   one-row-per-commit anchor and the event log's append rate at 1/16/64, then the four
+   services as processes: tables of every game played by the platform's bots and by gRPC
+   clients (one account per seat) over a fixed window per point — moves/s, SubmitAction
+   p50/p99, engine CPU per move, ratios to the anchors —, cold replay, reconnect-to-live
+   and memory per idle table.
+4. Bot arenas: each level against the one below, per game.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import random
 import statistics
-import tempfile
 import time
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
-import grpc
-
+from tavola.benchmarks.e2e import Options
+from tavola.eventlog.model import EventStore
 from tavola.rules import driver, registry
 
 
 def pure(seconds: float) -> None:
-    print("== pure engine: random playouts (one core) ==")
+    """Random playouts of every game, cold replays of long matches and the master's rate
+    of sampling; every rate per CPU second of this process (one core)."""
+    print("== pure engine: random playouts (one core, CPU time) ==")
     for name in registry.names():
         game = registry.get(name)
         counts = sorted(
@@ -36,19 +41,133 @@ def pure(seconds: float) -> None:
         )
         for players in counts:
             matches = actions = hands = 0
-            started = time.perf_counter()
-            while time.perf_counter() - started < seconds:
+            started = time.process_time()
+            while time.process_time() - started < seconds:
                 out = driver.play_match(
                     game, players, {}, seed=matches.to_bytes(32, "big"), rng=random.Random(matches)
                 )
                 matches += 1
                 actions += out.actions
                 hands += _hands(out.events)
-            elapsed = time.perf_counter() - started
+            elapsed = time.process_time() - started
             print(
                 f"{name:>12} {players}p: {matches / elapsed:8.1f} matches/s "
                 f"{hands / elapsed:9.1f} hands/s {actions / elapsed:10.0f} actions/s"
             )
+    _cold_replays(seconds)
+    _master_rates(seconds)
+
+
+COLD_REPLAYS: tuple[tuple[str, str, int, dict[str, str], int], ...] = (
+    # what, game, players, options, seed of the random match (chance and choices)
+    ("Barbu, a full session (28 deals)", "barbu", 4, {}, 0),
+    ("Doppelkopf, a 24-game match", "doppelkopf", 4, {"match": "to_30"}, 25),
+)
+REPLAY_GOAL_MS = 20.0
+
+
+def _cold_replays(seconds: float) -> None:
+    """A recorded match folded from nothing, twice: the rules alone (``Game.fold``) and the
+    platform's match stream (``match.aggregate.fold``: ``MatchCreated``, credentials, then
+    every game event, at a table of bots); the median of repeated folds."""
+    print(f"== cold replay (median CPU time of repeated folds; goal {REPLAY_GOAL_MS:.0f} ms) ==")
+    for what, name, players, options, seed in COLD_REPLAYS:
+        _cold_replay(what, name, players, options, seed, seconds)
+
+
+def _cold_replay(
+    what: str, name: str, players: int, options: dict[str, str], seed: int, seconds: float
+) -> None:
+    from tavola.match import aggregate
+
+    game = registry.get(name)
+    out = driver.play_match(
+        game, players, options, seed=seed.to_bytes(32, "big"), rng=random.Random(seed)
+    )
+    stream = _match_stream(name, players, options, out.events)
+    initial = game.initial_state(players, options)
+    rules = _median_ms(lambda: game.fold(initial, out.events), seconds)
+    platform = _median_ms(lambda: aggregate.fold(stream), seconds)
+    games = sum(1 for e in out.events if type(e).__name__ in ("GameScored", "DealScored"))
+    print(
+        f"{what} ({len(out.events)} events, {games} scored): Game.fold {rules:6.1f} ms, "
+        f"aggregate.fold {platform:6.1f} ms ({len(stream)} events)"
+    )
+
+
+def _match_stream(name: str, players: int, options: dict[str, str], events: list[Any]) -> list[Any]:
+    from tavola.match.events import MatchCreated, SeatCredentials, SeatInfo, option_entries
+    from tavola.rules import fairness
+
+    game = registry.get(name)
+    parsed = game.parse_options(options, players)
+    created = MatchCreated(
+        match_id="bench",
+        table_id="bench",
+        game=name,
+        rules_version=game.info.rules_version,
+        options=option_entries(parsed),
+        house_rules=game.house_rules(parsed),
+        seats=tuple(SeatInfo(s, f"Bot {s}", True, "master", "") for s in range(players)),
+        seed_commitment=fairness.commitment(bytes(32)),
+        fairness=fairness.ALGORITHM,
+    )
+    return [created, SeatCredentials(("0" * 64,) * players), *events]
+
+
+def _median_ms(work: Callable[[], object], seconds: float) -> float:
+    times: list[float] = []
+    started = time.process_time()
+    while len(times) < 5 or (time.process_time() - started < seconds / 4 and len(times) < 200):
+        begun = time.process_time()
+        work()
+        times.append(time.process_time() - begun)
+    return statistics.median(times) * 1000
+
+
+MASTER_BENCH_SAMPLES = 100  # the master's budget per decision here
+UNSAMPLED = ("Declare", "AnswerPoverty", "GiveBack")  # Doppelkopf's master asks hard for these
+MASTER_BEFORE = {  # samples/s with this bench before the rules were made faster (issue #13)
+    "fan-tan": 0.0,
+    "spades": 0.0,
+    "barbu": 0.0,
+    "dominoes": 0.0,
+    "doppelkopf": 0.0,
+}
+
+
+def _master_rates(seconds: float) -> None:
+    """The master level's sampled deals per CPU second, on seeded positions of every game
+    (``tavola.bots.positions``), each with a budget of ``MASTER_BENCH_SAMPLES``: the rate
+    that caps how many deals a decision samples in its thinking time."""
+    from tavola.bots.interface import Budget
+    from tavola.bots.positions import TABLES, positions
+    from tavola.bots.registry import policy_for
+
+    print(f"== master bot: sampled deals per second (budget {MASTER_BENCH_SAMPLES} a decision) ==")
+    for name in registry.names():
+        game = registry.get(name)
+        chosen = [
+            p
+            for t in TABLES
+            if t.game == name
+            for p in positions(t)
+            if type(p.legal[0]).__name__ not in UNSAMPLED
+        ]
+        policy = policy_for(name, "master")
+        decisions = 0
+        started = time.process_time()
+        while decisions < len(chosen) or time.process_time() - started < seconds:
+            p = chosen[decisions % len(chosen)]
+            rng = random.Random(decisions)
+            policy.decide(game, p.knowledge, p.legal, rng, Budget(MASTER_BENCH_SAMPLES))
+            decisions += 1
+        rate = decisions * MASTER_BENCH_SAMPLES / (time.process_time() - started)
+        before = MASTER_BEFORE.get(name, 0.0)
+        ratio = (
+            f" | before {before:8.0f} | ratio {rate / before:5.2f} (target 2.00)" if before else ""
+        )
+        print(f"{name:>12}: {rate:8.0f} samples/s over {decisions} decisions{ratio}")
 
 
 def _hands(events: Sequence[object]) -> int:
@@ -57,118 +176,73 @@ def _hands(events: Sequence[object]) -> int:
     return max(1, len(started))
 
 
-async def _play_table(
-    stub: Any, lobby: Any, game: str, players: int, latencies: list[float]
-) -> int:
-    from tavola.v1 import game_pb2, lobby_pb2
+def e2e(options: Options) -> None:
+    """The platform on a durable Postgres, with its anchors (``tavola.benchmarks``)."""
+    from tavola.benchmarks import e2e as platform_bench
 
-    table = (
-        await lobby.CreateTable(lobby_pb2.CreateTableRequest(game=game, players=players))
-    ).table
-    tokens = []
-    for seat in range(players):
-        sat = await lobby.SitDown(
-            lobby_pb2.SitDownRequest(table_id=table.table_id, seat=seat, player_name=f"bench{seat}")
-        )
-        tokens.append(sat.seat_token)
-    match_id = (
-        await lobby.StartMatch(lobby_pb2.StartMatchRequest(table_id=table.table_id))
-    ).match_id
-    rng = random.Random(match_id)
-    moves = 0
-    while True:
-        spectator = await stub.GetView(game_pb2.GetViewRequest(match_id=match_id, seat=-1))
-        if spectator.finished:
-            return moves
-        seat = spectator.to_act[0]
-        view = await stub.GetView(
-            game_pb2.GetViewRequest(match_id=match_id, seat=seat, seat_token=tokens[seat])
-        )
-        action = view.legal_actions[rng.randrange(len(view.legal_actions))].code
-        started = time.perf_counter()
-        await stub.SubmitAction(
-            game_pb2.SubmitActionRequest(
-                match_id=match_id,
-                seat=seat,
-                seat_token=tokens[seat],
-                command_id=f"{match_id}:{moves}",
-                expected_version=view.version,
-                action=action,
-            )
-        )
-        latencies.append(time.perf_counter() - started)
-        moves += 1
+    platform_bench.run(options, _engine_store)
 
 
-async def _e2e_run(address: str, tables: int, game: str, players: int) -> None:
-    from tavola.v1 import game_pb2_grpc, lobby_pb2_grpc
+def anchors_only(options: Options) -> None:
+    from tavola.benchmarks import e2e as platform_bench
 
-    async with grpc.aio.insecure_channel(address) as channel:
-        stub = game_pb2_grpc.GameServiceStub(channel)
-        lobby = lobby_pb2_grpc.LobbyServiceStub(channel)
-        latencies: list[float] = []
-        started = time.perf_counter()
-        moves = await asyncio.gather(
-            *(_play_table(stub, lobby, game, players, latencies) for _ in range(tables))
-        )
-        elapsed = time.perf_counter() - started
-    q = statistics.quantiles(latencies, n=100)
-    print(
-        f"{game} {tables} concurrent tables x {players} seats: {sum(moves)} moves in "
-        f"{elapsed:.1f} s = {sum(moves) / elapsed:.1f} moves/s; SubmitAction p50 "
-        f"{q[49] * 1000:.1f} ms, p99 {q[98] * 1000:.1f} ms"
-    )
+    platform_bench.run(replace(options, platform=False), _engine_store)
 
 
-def e2e(table_counts: list[int]) -> None:
-    from tavola.cli.platform import Platform, ensure_platform_database
-    from tavola.infra.local import LocalInfra
+def _engine_store(pool: Any) -> EventStore:
+    """The event store as the engine builds it."""
+    from datetime import UTC, datetime
 
-    print("== end to end: services as processes, clients over gRPC ==")
-    data = os.path.join(".tavola", "bench-infra")
-    with LocalInfra.from_env_or_start(data_dir=data) as infra:
-        name = f"tavola_bench_{os.getpid()}"
-        database_url = asyncio.run(ensure_platform_database(infra.database_url, name))
-        logs = Path(tempfile.mkdtemp(prefix="tavola-bench-"))
-        platform = Platform(
-            database_url,
-            infra.nats_url,
-            log_dir=logs,
-            extra_env={"TAVOLA_NAMESPACE": name.replace("_", "-"), "TAVOLA_LOG_LEVEL": "WARNING"},
-        )
-        try:
-            platform.start_all()
-            for count in table_counts:
-                asyncio.run(_e2e_run(platform.address, count, "fan-tan", 4))
-        finally:
-            platform.stop_all()
-            from tavola.infra.databases import drop_database
+    from tavola.eventlog.postgres import PostgresEventStore
 
-            asyncio.run(drop_database(infra.database_url, name))
+    return PostgresEventStore(pool, clock=lambda: datetime.now(UTC))
 
 
-OPENSPIEL: tuple[tuple[str, int, dict[str, str], str], ...] = (
-    ("spades", 4, {}, "spades"),
-    ("dominoes", 4, {"mode": "partnership"}, "python_team_dominoes"),
-    ("dominoes", 2, {"mode": "block"}, "python_block_dominoes"),
+OPENSPIEL: tuple[tuple[str, int, dict[str, str], str, float], ...] = (
+    # ours, players, options, OpenSpiel's game, the target ratio (issue #13)
+    ("spades", 4, {}, "spades", 1.0),
+    ("dominoes", 4, {"mode": "partnership"}, "python_team_dominoes", 3.0),
+    ("dominoes", 2, {"mode": "block"}, "python_block_dominoes", 3.0),
 )
+SLICE_SECONDS = 0.25  # the two sides take turns in slices, so drifts of the machine hit both
 
 
-def _our_hands_per_second(
-    game_name: str, players: int, options: dict[str, str], seconds: float
-) -> float:
+class _Rate:
+    """Hands played and CPU seconds spent by one side of a comparison."""
+
+    def __init__(self) -> None:
+        self.hands = 0
+        self.seconds = 0.0
+
+    def run(self, play: Callable[[], int], seconds: float) -> None:
+        started = time.process_time()
+        while (elapsed := time.process_time() - started) < seconds:
+            self.hands += play()
+        self.seconds += elapsed
+
+    @property
+    def per_second(self) -> float:
+        return self.hands / self.seconds if self.seconds else 0.0
+
+
+def _our_hands(game_name: str, players: int, options: dict[str, str]) -> Callable[[], int]:
+    """One match with the driver's loop per call (chance from the seed, then a uniformly
+    random legal action, until the end); returns the hands it played."""
     game = registry.get(game_name)
-    hands, matches, started = 0, 0, time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    matches = 0
+
+    def play() -> int:
+        nonlocal matches
         out = driver.play_match(
             game, players, options, seed=matches.to_bytes(32, "big"), rng=random.Random(matches)
         )
-        hands += _hands(out.events)
         matches += 1
-    return hands / (time.perf_counter() - started)
+        return _hands(out.events)
+
+    return play
 
 
-def _openspiel_hands_per_second(name: str, seconds: float) -> float:
+def _openspiel_hands(name: str) -> Callable[[], int]:
     """OpenSpiel's game (one hand per game) with the same loop: chance sampled, then a
     uniformly random legal action, until the end."""
     import pyspiel  # dev-only tool (make bench installs it)
@@ -178,8 +252,8 @@ def _openspiel_hands_per_second(name: str, seconds: float) -> float:
 
     game = pyspiel.load_game(name)
     rng = random.Random(0)
-    hands, started = 0, time.perf_counter()
-    while time.perf_counter() - started < seconds:
+
+    def play() -> int:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -189,23 +263,29 @@ def _openspiel_hands_per_second(name: str, seconds: float) -> float:
                 legal = state.legal_actions()
                 action = legal[rng.randrange(len(legal))]
             state.apply_action(action)
-        hands += 1
-    return hands / (time.perf_counter() - started)
+        return 1
+
+    return play
 
 
 def openspiel(seconds: float) -> None:
-    print("== compared with OpenSpiel (random playouts, hands per second, one core) ==")
+    print("== compared with OpenSpiel (random playouts, hands per CPU second, one core) ==")
     try:
         import pyspiel  # noqa: F401
     except ImportError:
         print("OpenSpiel is not installed: `make bench` installs it (pip install -e '.[bench]')")
         return
-    for ours, players, options, theirs in OPENSPIEL:
-        mine = _our_hands_per_second(ours, players, options, seconds)
-        other = _openspiel_hands_per_second(theirs, seconds)
+    for ours, players, options, theirs, target in OPENSPIEL:
+        mine, other = _Rate(), _Rate()
+        play_ours, play_theirs = _our_hands(ours, players, options), _openspiel_hands(theirs)
+        while mine.seconds < seconds or other.seconds < seconds:
+            mine.run(play_ours, SLICE_SECONDS)
+            other.run(play_theirs, SLICE_SECONDS)
+        ratio = mine.per_second / other.per_second
         print(
-            f"{ours:>9} {options or ''!s:<24} tavola {mine:8.1f} hands/s | OpenSpiel "
-            f"{theirs:<22} {other:8.1f} hands/s | ratio tavola/OpenSpiel {mine / other:5.2f}"
+            f"{ours:>9} {options or ''!s:<24} tavola {mine.per_second:8.1f} hands/s | OpenSpiel "
+            f"{theirs:<22} {other.per_second:8.1f} hands/s | ratio tavola/OpenSpiel "
+            f"{ratio:5.2f} (target {target:.1f})"
         )
 
 
@@ -259,10 +339,35 @@ def arenas(deals: int, samples: int, games: list[str], jobs: int = 1) -> None:
         )
 
 
+def league_round(accounts: int = 200, game: str = "fan-tan") -> None:
+    """Leagues: a round of 50 tables (200 bot accounts, clients of the public API, in one
+    division of a league) played and scored through the services as processes, and the
+    lag of every projection, from an event's commit to its projection's transaction."""
+    from tavola.leagues.simulation.bench import run
+    from tavola.leagues.simulation.platform import simulated_platform
+
+    print(f"== leagues: a round of {accounts // 4} tables ({game}, short matches) ==")
+    with simulated_platform("bench-infra", "bench") as platform:
+        got = run(platform, accounts, game)
+    print(
+        f"{got.tables} tables, {got.moves} moves: played in {got.play_seconds:.1f} s from the"
+        f" round's start to its last result, scored (standings rewritten) in"
+        f" {got.scored_seconds:.1f} s"
+    )
+    for name, lag in got.lags.items():
+        print(f"projection lag {name:>16}: {lag.line()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="tavola.bench")
     parser.add_argument("--seconds", type=float, default=3.0, help="per pure benchmark")
-    parser.add_argument("--tables", default="1,8,32", help="concurrent tables, e2e")
+    parser.add_argument("--tables", default="1,16,64", help="concurrency of every e2e point")
+    parser.add_argument("--window", type=float, default=10.0, help="seconds per e2e point")
+    parser.add_argument("--anchor-seconds", type=float, default=3.0, help="per anchor point")
+    parser.add_argument("--idle-tables", type=int, default=10_000, help="0: skip")
+    parser.add_argument("--reconnects", type=int, default=40)
+    parser.add_argument("--no-long-matches", action="store_true", help="skip cold replay")
+    parser.add_argument("--no-scale-out", action="store_true", help="skip the two-engine point")
     parser.add_argument("--skip-e2e", action="store_true")
     parser.add_argument(
         "--arena-deals",
@@ -283,17 +388,34 @@ def main() -> None:
         default=os.cpu_count() or 1,
         help="processes per arena pairing (deals are split; results are the same)",
     )
-    parser.add_argument("--only", default="", help="pure,openspiel,e2e,arena (default all)")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="pure,openspiel,anchors,e2e,arena (default all but anchors, which e2e includes)",
+    )
     args = parser.parse_args()
     parts = set(args.only.split(",")) if args.only else {"pure", "openspiel", "e2e", "arena"}
+    options = Options(
+        window=args.window,
+        anchor_seconds=args.anchor_seconds,
+        concurrency=tuple(int(t) for t in args.tables.split(",")),
+        idle_tables=args.idle_tables,
+        reconnects=args.reconnects,
+        long_matches=not args.no_long_matches,
+        scale_out=not args.no_scale_out,
+    )
     if "pure" in parts:
         pure(args.seconds)
     if "openspiel" in parts:
         openspiel(args.seconds)
     if "e2e" in parts and not args.skip_e2e:
-        e2e([int(t) for t in args.tables.split(",")])
+        e2e(options)
+    elif "anchors" in parts:
+        anchors_only(options)
     if "arena" in parts:
         arenas(args.arena_deals, args.master_samples, args.arena_games.split(","), args.jobs)
+    if not args.only or "league" in parts:
+        league_round()
 
 
 if __name__ == "__main__":

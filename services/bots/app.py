@@ -1,14 +1,19 @@
 """Reacting to events: whose turn, which bot, which move.
 
-A bot seat's knowledge is exactly what a client of that seat receives: its view
-(``GetView``) and the events of its seat's stream (``GetSeatEvents``, redacted like a
-client's). The bot service keeps a per-match cache of that history; any of it can be
-thrown away and fetched again.
+A bot seat's knowledge is exactly what a client of that seat receives: its view and the
+events of its seat's stream, redacted like a client's. The engine pushes both after every
+append (``SeatPush``, on a subject only this service may read); a decision then costs one
+request, the move itself. When a push is missing — a gap in the versions, no view for the
+version to act at — the bot asks as any client would (``GetView``, ``GetSeatEvents``). The
+committed events on JetStream (at least once, in a queue group) say when a bot seat is to
+act; the service keeps a bounded memory per match (``MATCHES``), any of it can be thrown
+away and fetched again.
 """
 
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +34,8 @@ from tavola.rules.interface import Event
 from tavola.v1 import events_pb2, game_pb2, internal_pb2
 
 log = structlog.get_logger(__name__)
+MATCHES = 8_192  # matches remembered (LRU): their seats' knowledge and pushed views
+PUSHED_EVENTS = 512  # events kept per seat until its next decision (more: ask instead)
 
 
 @dataclass
@@ -50,17 +57,42 @@ class MatchInfo:
     levels: dict[int, str]  # bot seats played by this service
     think_ms: dict[int, int] = field(default_factory=dict)  # per bot seat (0: default)
     history: dict[int, list[tuple[int, Event]]] = field(default_factory=dict)  # (version, event)
-    seen: dict[int, int] = field(default_factory=dict)  # last version fetched per seat
+    seen: dict[int, int] = field(default_factory=dict)  # last version known per seat
+
+
+@dataclass
+class Pushed:
+    """What the engine pushed for one match, not yet folded into a seat's history."""
+
+    events: dict[int, list[events_pb2.EventEnvelope]] = field(default_factory=dict)
+    views: dict[int, game_pb2.GetViewResponse] = field(default_factory=dict)
 
 
 class BotPlayer:
-    def __init__(self, ports: BotPorts) -> None:
+    def __init__(self, ports: BotPorts, capacity: int = MATCHES) -> None:
         self._ports = ports
-        self._matches: dict[str, MatchInfo] = {}
+        self._capacity = capacity
+        self._matches: OrderedDict[str, MatchInfo] = OrderedDict()
+        self._pushed: OrderedDict[str, Pushed] = OrderedDict()
 
+    # ----- what the engine pushes ---------------------------------------------------------
+    def on_push(self, push: internal_pb2.SeatPush) -> None:
+        pushed = self._pushed.get(push.match_id)
+        if pushed is None:
+            pushed = self._pushed[push.match_id] = Pushed()
+            _trim(self._pushed, self._capacity)
+        self._pushed.move_to_end(push.match_id)
+        events = pushed.events.setdefault(push.seat, [])
+        events.extend(push.events)
+        if len(events) > PUSHED_EVENTS:  # another instance plays this seat: keep no backlog
+            del events[: len(events) - PUSHED_EVENTS]
+        if push.HasField("view"):
+            pushed.views[push.seat] = push.view
+
+    # ----- what the bus says -------------------------------------------------------------
     async def on_event(self, envelope: events_pb2.EventEnvelope) -> None:
         if envelope.type == "match.SeedRevealed":
-            self._matches.pop(envelope.match_id, None)
+            self._forget(envelope.match_id)
             return
         if envelope.type in ("match.SeatLeft", "match.SeatReclaimed"):  # who plays changed
             self._matches.pop(envelope.match_id, None)
@@ -72,6 +104,10 @@ class BotPlayer:
         for seat in envelope.to_act:
             if seat in info.levels:
                 await self._play(envelope.match_id, info, seat, envelope.version)
+
+    def _forget(self, match_id: str) -> None:
+        self._matches.pop(match_id, None)
+        self._pushed.pop(match_id, None)
 
     async def _info(self, match_id: str) -> MatchInfo | None:
         if match_id not in self._matches:
@@ -89,20 +125,22 @@ class BotPlayer:
                 levels={s.seat: s.bot_level for s in match.seats if s.is_bot and s.bot_level},
                 think_ms={s.seat: s.bot_think_ms for s in match.seats if s.is_bot},
             )
+            _trim(self._matches, self._capacity)
+        self._matches.move_to_end(match_id)
         return self._matches[match_id]
 
-    async def _knowledge(
-        self, match_id: str, info: MatchInfo, seat: int, view: game_pb2.GetViewResponse
-    ) -> Knowledge:
-        reply = await self._ports.seat_events(
-            internal_pb2.SeatEventsRequest(
-                match_id=match_id, seat=seat, after_version=info.seen.get(seat, 0)
-            )
-        )
+    # ----- knowledge ---------------------------------------------------------------------
+    def _absorb(self, match_id: str, info: MatchInfo, seat: int, envelopes: Any) -> bool:
+        """Fold envelopes that continue the seat's history; False at a gap (ask then)."""
         history = info.history.setdefault(seat, [])
         prefix = f"{info.game}."
         taken_back = False
-        for envelope in reply.events:
+        for envelope in envelopes:
+            seen = info.seen.get(seat, 0)
+            if envelope.version <= seen:
+                continue
+            if envelope.version != seen + 1:
+                return False
             info.seen[seat] = envelope.version
             taken_back |= envelope.type == codec.TAKEN_BACK
             if envelope.type == codec.TAKEN_BACK or (
@@ -114,22 +152,62 @@ class BotPlayer:
                 history.append((envelope.version, event))
         if taken_back:  # what came after a take-back's version is no longer the hand's
             history[:] = aggregate.effective(history)
+        return True
+
+    def _from_pushes(self, match_id: str, info: MatchInfo, seat: int) -> None:
+        pushed = self._pushed.get(match_id)
+        if pushed is None:
+            return
+        envelopes = pushed.events.pop(seat, [])
+        if not self._absorb(match_id, info, seat, envelopes):
+            pushed.events[seat] = [e for e in envelopes if e.version > info.seen.get(seat, 0)]
+
+    async def _asked(self, match_id: str, info: MatchInfo, seat: int) -> None:
+        reply = await self._ports.seat_events(
+            internal_pb2.SeatEventsRequest(
+                match_id=match_id, seat=seat, after_version=info.seen.get(seat, 0)
+            )
+        )
+        self._absorb(match_id, info, seat, reply.events)
+
+    def _knowledge(self, info: MatchInfo, seat: int, view: game_pb2.GetViewResponse) -> Knowledge:
         return Knowledge(
             seat=seat,
             players=info.players,
             options=tuple(sorted(info.options.items())),
             view=from_record(_view_class(info, seat), view.view),
-            history=tuple(event for _, event in history),
+            history=tuple(event for _, event in info.history.get(seat, ())),
         )
 
+    async def _view(
+        self, match_id: str, info: MatchInfo, seat: int, version: int
+    ) -> game_pb2.GetViewResponse | None:
+        """The seat's view at ``version`` from the pushes, else asked; None if the table
+        has moved on (a later event brings us back)."""
+        self._from_pushes(match_id, info, seat)
+        if info.seen.get(seat, 0) > version:
+            return None
+        pushed = self._pushed.get(match_id)
+        view = pushed.views.get(seat) if pushed is not None else None
+        if view is not None and view.version == version and info.seen.get(seat, 0) == version:
+            metrics.KNOWLEDGE.labels(source="pushed").inc()
+            return view
+        metrics.KNOWLEDGE.labels(source="asked").inc()
+        view = await self._ports.get_view(game_pb2.GetViewRequest(match_id=match_id, seat=seat))
+        if view.version != version:
+            return None
+        await self._asked(match_id, info, seat)
+        return view
+
+    # ----- deciding ----------------------------------------------------------------------
     async def _play(self, match_id: str, info: MatchInfo, seat: int, version: int) -> None:
         level = info.levels[seat]
         with structlog.contextvars.bound_contextvars(match_id=match_id, seat=seat, level=level):
-            view = await self._ports.get_view(game_pb2.GetViewRequest(match_id=match_id, seat=seat))
-            if view.version != version or not view.legal_actions:
+            view = await self._view(match_id, info, seat, version)
+            if view is None or not view.legal_actions:
                 return  # the table has moved on; a later event brings us back
             game = registry.get(info.game)
-            knowledge = await self._knowledge(match_id, info, seat, view)
+            knowledge = self._knowledge(info, seat, view)
             legal = [game.decode_action(a.code) for a in view.legal_actions]
             seed = bots.decision_seed(match_id, seat, version, level)
             budget = self._ports.budget or budget_for(info.game, info.think_ms.get(seat, 0))
@@ -164,6 +242,11 @@ class BotPlayer:
                 raise
             metrics.DECISIONS.labels(level=level, outcome="superseded").inc()
             log.info("bot.superseded", reason=error.reason.code)
+
+
+def _trim(table: OrderedDict[str, Any], capacity: int) -> None:
+    while len(table) > capacity:
+        table.popitem(last=False)
 
 
 _VIEW_CLASSES: dict[tuple[str, int], type[Any]] = {}

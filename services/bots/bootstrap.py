@@ -8,12 +8,14 @@ import os
 from typing import Any
 
 import structlog
+from google.protobuf.message import DecodeError
 from nats.aio.msg import Msg
 
 from services.bots import metrics
 from services.bots.app import BotPlayer, BotPorts
 from tavola.bus import rpc, subjects
 from tavola.bus.consumer import report_lag, subscribe_events
+from tavola.bus.partitions import partition_of
 from tavola.service import runtime
 from tavola.service.config import ServiceConfig
 from tavola.v1 import events_pb2, game_pb2, internal_pb2
@@ -31,9 +33,23 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
 
         def engine(method: str, response: type[Any]) -> Any:
             async def call(request: Any) -> Any:
-                return await rpc.call(
-                    nc, names.engine_rpc("bots"), method, request, response, service="engine"
-                )
+                """To the table's writer (the engine holding its partition) directly; to
+                any engine while none holds it."""
+                partition = partition_of(request.match_id)
+                try:
+                    return await rpc.call(
+                        nc,
+                        names.engine_rpc("bots", partition),
+                        method,
+                        request,
+                        response,
+                        service="engine",
+                        absent_ok=True,
+                    )
+                except rpc.NobodyServes:
+                    return await rpc.call(
+                        nc, names.engine_rpc("bots"), method, request, response, service="engine"
+                    )
 
             return call
 
@@ -51,11 +67,27 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
                 await player.on_event(envelope)
             metrics.EVENTS.labels(outcome="ok").inc()
 
-        await subscribe_events(js, names.match_events_all, subjects.BOTS_GROUP, handle)
-        server, port = await runtime.start_health_server(
-            os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0")
+        async def on_push(msg: Msg) -> None:
+            try:
+                player.on_push(internal_pb2.SeatPush.FromString(msg.data))
+            except DecodeError:
+                log.error("bots.push_undecodable", subject=msg.subject)
+
+        # every instance reads every push (any of them may be asked to play the seat)
+        await nc.subscribe(names.bot_seats_all, cb=on_push)
+        await subscribe_events(
+            js,
+            names.match_events_all,
+            subjects.BOTS_GROUP,
+            handle,
+            ordered_by=lambda envelope: envelope.match_id,  # matches concurrently
+        )
+        server, port, watch = await runtime.start_health_server(
+            os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0"),
+            {"bus": runtime.nats_check(nc)},
         )
         stack.push_async_callback(server.stop, 1.0)
+        stack.push_async_callback(watch.stop)
         metrics_port = runtime.start_metrics(config.metrics_port)
         lag = asyncio.create_task(report_lag(js, names.events_stream, subjects.BOTS_GROUP, stop))
         stack.push_async_callback(_cancel, lag)

@@ -1,16 +1,27 @@
 """The engine's application layer: commands in, events appended, views out.
 
-One writer per match inside a process (an asyncio lock per match); across processes the
-log's expected-version check makes sure two engines never both append move N. The cache
-is only a speed-up: every read catches up from the log first, and any entry may be dropped.
+**One writer per table.** Inside a process a match's commands run one at a time (a lock
+per match); across processes, tables are sharded (``shards.py``): the engine holding a
+table's partition is its writer, and its memory of the match is the authority — a command
+decides against the state in memory and appends with one statement, without reading the
+log. Anywhere else, and whenever that memory may be behind (no partition held, a conflict,
+an append whose outcome is not known), the state is caught up from the log first. The
+log's expected-version check still makes sure no two writers ever both append move N:
+memory is a speed-up, and any entry may be dropped and folded again.
+
+**Exactly once per command.** A command's id is looked up in the log only when the command
+would otherwise be refused (stale, illegal): a retry of an applied command is refused by
+the rules or by its expected version, and the lookup then answers with the original
+result; a retry the rules would accept again is refused by the append itself (its id is
+recorded) and answered the same way. Authorisation comes first, always.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections import defaultdict
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 from uuid import UUID
@@ -18,10 +29,13 @@ from uuid import UUID
 import structlog
 
 from services.engine import metrics
+from services.engine.automatic import AutomaticMixin
+from services.engine.cache import CACHE_MATCHES, TAIL_EVENTS, Locks, MatchCache
 from services.engine.callers import Caller, Service, client_id_problem, command_key, platform_key
 from services.engine.codec import batches_to_new_events
 from services.engine.mapping import (
     MAX_ACTION,
+    Answer,
     check_id,
     check_text,
     duplicate_response,
@@ -31,7 +45,7 @@ from services.engine.mapping import (
 )
 from services.engine.presence import Presence, PresenceSettings
 from services.engine.queries import QueryMixin
-from services.engine.timers import PAUSE, Due, TimerWheel
+from services.engine.timers import Due, TimerWheel
 from tavola.accounts.model import BOT, PLAY, REFEREE, Principal
 from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
 from tavola.eventlog.model import EventStore, StoredEvent
@@ -39,8 +53,6 @@ from tavola.match import aggregate
 from tavola.match.aggregate import Batch, MatchState
 from tavola.match.events import (
     MatchCreated,
-    SeatAway,
-    SeatBack,
     SeatCredentials,
     SeatInfo,
     SeatReclaimed,
@@ -50,16 +62,12 @@ from tavola.protocol import errors
 from tavola.protocol import events as codec
 from tavola.rules import fairness, registry
 from tavola.rules.errors import RulesError
-from tavola.rules.interface import Event
 from tavola.rules.registry import UnknownGame
-from tavola.service.failures import is_outage
 from tavola.v1 import events_pb2, game_pb2, internal_pb2
 
 log = structlog.get_logger(__name__)
 RECLAIMED = "match.SeatReclaimed"
-TIMER_ATTEMPTS = 20  # a deadline delayed by an outage is tried at most this many times
-TIMER_RETRY_MS = 500
-TIMER_RETRY_CAP_MS = 30_000
+ATTEMPTS = 2  # a command whose memory of the match was behind is decided again, once
 
 
 class SeedVault(Protocol):
@@ -68,6 +76,19 @@ class SeedVault(Protocol):
 
 class TimerIndex(Protocol):
     async def matches_with_deadlines(self) -> list[str]: ...
+
+
+@dataclass(frozen=True)
+class Appended:
+    """What one append changed, for the engine's listeners (the relay, the bots' pushes)."""
+
+    match_id: str
+    state: MatchState  # the match after it
+    events: tuple[StoredEvent, ...]
+
+
+def _everywhere(_match_id: str) -> bool:
+    return True
 
 
 @dataclass
@@ -79,55 +100,89 @@ class Ports:
     now_ms: Callable[[], int]
     timer_index: TimerIndex | None = None
     presence: PresenceSettings = field(default_factory=PresenceSettings)
+    owns: Callable[[str], bool] = _everywhere  # holds the match's partition (shards.py)
+    cache_matches: int = CACHE_MATCHES
 
 
-class Engine(QueryMixin):
+Listener = Callable[[Appended], Awaitable[None]]
+
+
+class Engine(AutomaticMixin, QueryMixin):
     def __init__(self, ports: Ports) -> None:
         self._ports = ports
         self.presence = Presence(ports.now_ms, ports.presence)
-        self._cache: dict[str, MatchState] = {}
-        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._watchers: defaultdict[str, set[asyncio.Event]] = defaultdict(set)
+        self.locks = Locks()
+        self.cache = MatchCache(
+            ports.cache_matches, on_evict=self._evicted, busy=self.locks.__contains__
+        )
         self._attempts: dict[Due, int] = {}
         self.timers = TimerWheel()
+        self.listeners: list[Listener] = []  # told of every append (relay, bots' pushes)
+
+    def _evicted(self, match_id: str) -> None:
+        self.presence.forget(match_id)  # its counts are folded again with the match
+        metrics.CACHED_MATCHES.set(len(self.cache))
 
     # ----- watching ----------------------------------------------------------------------
     def watch(self, match_id: str) -> asyncio.Event:
-        """An event set whenever this engine appends to the match (streams wait on it)."""
+        """An event set whenever the match is appended to (streams wait on it); while a match
+        is watched, its last events are kept in memory for the streams."""
         wakeup = asyncio.Event()
-        self._watchers[match_id].add(wakeup)
+        entry = self.cache.peek(match_id)
+        if entry is not None:
+            entry.watchers.add(wakeup)
+            if entry.tail is None:
+                entry.tail = _tail()
         return wakeup
 
     def unwatch(self, match_id: str, wakeup: asyncio.Event) -> None:
-        watchers = self._watchers.get(match_id)
-        if watchers is not None:
-            watchers.discard(wakeup)
-            if not watchers:
-                del self._watchers[match_id]
+        entry = self.cache.peek(match_id)
+        if entry is not None:
+            entry.watchers.discard(wakeup)
+            if not entry.watchers:
+                entry.tail = None
 
     def appended_elsewhere(self, match_id: str) -> None:
         """Another engine appended to the match (seen on the bus): wake its streams."""
         self._wake(match_id)
 
     def _wake(self, match_id: str) -> None:
-        for wakeup in self._watchers.get(match_id, ()):
-            wakeup.set()
+        entry = self.cache.peek(match_id)
+        if entry is not None:
+            for wakeup in entry.watchers:
+                wakeup.set()
 
     # ----- loading ---------------------------------------------------------------------
     async def load(self, match_id: str) -> MatchState:
-        """The match as the log has it now (cached state caught up from the log)."""
+        """The match as the log has it now: from memory where this engine is its writer and
+        nothing says otherwise, else caught up from the log (one catch-up at a time)."""
         check_id("match_id", match_id)
-        cached = self._cache.get(match_id)
-        after = cached.version if cached else 0
+        entry = self.cache.get(match_id)
+        if entry is not None and entry.fresh and self._ports.owns(match_id):
+            return entry.state
+        async with self.locks.hold(match_id):
+            return await self._load_held(match_id)
+
+    async def _load_held(self, match_id: str) -> MatchState:
+        """``load`` for a caller holding the match's lock."""
+        check_id("match_id", match_id)
+        entry = self.cache.get(match_id)
+        owned = self._ports.owns(match_id)
+        if entry is not None and entry.fresh and owned:
+            return entry.state
+        after = entry.state.version if entry else 0
         stored = await self._ports.store.read_stream(stream_of(match_id), after_version=after)
-        if cached is None and not stored:
+        if entry is None and not stored:
             raise errors.not_found("match.not_found", match_id=match_id)
-        if cached is None:
+        state = self._fold(entry.state if entry else None, stored)
+        if entry is None:
             self.presence.forget(match_id)  # its counts are folded again from the start
-        state = self._fold(cached, stored)
+            entry = self.cache.put(match_id, state, fresh=owned)
+        else:
+            entry.advance(state, stored)
+            entry.fresh = owned
         self._count_moves(match_id, stored)
-        self._cache[match_id] = state
-        metrics.CACHED_MATCHES.set(len(self._cache))
+        metrics.CACHED_MATCHES.set(len(self.cache))
         return state
 
     def _fold(self, state: MatchState | None, stored: list[StoredEvent]) -> MatchState:
@@ -155,7 +210,8 @@ class Engine(QueryMixin):
                     self.presence.moved(match_id, cause.cause.seat, kind == "timeout")
 
     def forget(self, match_id: str) -> None:
-        self._cache.pop(match_id, None)
+        """Throw the match's memory away (it is folded again from the log when needed)."""
+        self.cache.remove(match_id)
 
     # ----- creating ----------------------------------------------------------------------
     async def create_match(
@@ -195,12 +251,13 @@ class Engine(QueryMixin):
         batches = self._with_deadlines(
             state, [opening, *aggregate.settle(state, seed, self._ports.now_ms())]
         )
-        try:
-            result = await self._append(
-                None, request.match_id, request.game, batches, platform_key("create")
-            )
-        except DuplicateCommand as duplicate:
-            return internal_pb2.CreateMatchResponse(version=duplicate.record.last_version)
+        async with self.locks.hold(request.match_id):
+            try:
+                result = await self._append(
+                    None, request.match_id, request.game, batches, platform_key("create")
+                )
+            except DuplicateCommand as duplicate:
+                return internal_pb2.CreateMatchResponse(version=duplicate.record.last_version)
         log.info(
             "match.created", match_id=request.match_id, table_id=request.table_id, game=request.game
         )
@@ -215,37 +272,98 @@ class Engine(QueryMixin):
         check_command_id(request.command_id)
         check_text("action", request.action, MAX_ACTION)
         fingerprint = request_fingerprint(request)
-        game_name = "unknown"
-        outcome = "error"
+        outcome = ["error", "unknown"]  # outcome, game
         try:
-            async with self._locks[request.match_id]:
-                state = await self.load(request.match_id)
-                game_name = state.created.game
+            for attempt in range(ATTEMPTS):
+                try:
+                    response = await self._submit(request, caller, fingerprint, outcome)
+                except ConcurrencyConflict as conflict:
+                    if attempt + 1 < ATTEMPTS:
+                        continue  # memory was behind: caught up and decided again
+                    outcome[0] = "stale"
+                    raise errors.aborted(
+                        "command.stale",
+                        request.locale or "en",
+                        expected=conflict.expected,
+                        actual=conflict.actual,
+                    ) from None
+                outcome[0] = "duplicate" if response.duplicate else "ok"
+                return response
+            raise AssertionError("unreachable")  # pragma: no cover
+        except RulesError as error:
+            outcome[0] = "illegal"
+            raise errors.from_rules_error(error, request.locale or "en") from None
+        finally:
+            metrics.COMMANDS.labels(game=outcome[1], outcome=outcome[0]).inc()
+            metrics.COMMAND_SECONDS.labels(game=outcome[1]).observe(time.perf_counter() - started)
+
+    async def _submit(
+        self,
+        request: game_pb2.SubmitActionRequest,
+        caller: Caller,
+        fingerprint: bytes,
+        outcome: list[str],
+    ) -> game_pb2.SubmitActionResponse:
+        match_id = request.match_id
+        async with self.locks.hold(match_id):
+            checked = False  # memory checked against the log once, before a refusal
+            while True:
+                state = await self._load_held(match_id)
+                outcome[1] = state.created.game
                 self._authorize(state, request.seat, request.seat_token, caller)
                 state = await self._arrive_held(state, request.seat, caller)
                 key = command_key(caller, request.seat, request.command_id)
-                stream = stream_of(request.match_id)
-                previous = await self._ports.store.find_command(stream, key)
-                if previous is not None:
-                    outcome = "duplicate"
-                    return duplicate_response(previous.result, fingerprint, request.command_id)
                 if request.expected_version and request.expected_version != state.version:
-                    outcome = "stale"
+                    if not checked and await self._was_behind(match_id, state):
+                        checked = True
+                        continue
+                    recorded = await self._recorded(match_id, key, fingerprint, request.command_id)
+                    if recorded is not None:
+                        return recorded
+                    outcome[0] = "stale"
                     raise errors.aborted(
                         "command.stale",
                         request.locale or "en",
                         expected=request.expected_version,
                         actual=state.version,
                     )
-                response = await self._decide_and_append(state, request, fingerprint, caller, key)
-                outcome = "duplicate" if response.duplicate else "ok"
-                return response
-        except RulesError as error:
-            outcome = "illegal"
-            raise errors.from_rules_error(error, request.locale or "en") from None
-        finally:
-            metrics.COMMANDS.labels(game=game_name, outcome=outcome).inc()
-            metrics.COMMAND_SECONDS.labels(game=game_name).observe(time.perf_counter() - started)
+                try:
+                    batch = aggregate.decide_action(state, request.seat, request.action)
+                except RulesError:
+                    if not checked and await self._was_behind(match_id, state):
+                        checked = True
+                        continue
+                    recorded = await self._recorded(match_id, key, fingerprint, request.command_id)
+                    if recorded is not None:
+                        return recorded
+                    raise
+                return await self._decide_and_append(
+                    state, request, fingerprint, caller, key, batch
+                )
+
+    async def _was_behind(self, match_id: str, state: MatchState) -> bool:
+        """Before refusing a command decided from memory: was memory behind the log (a
+        handover between engines)? Caught up if so — then the command is decided again."""
+        entry = self.cache.peek(match_id)
+        if entry is None or not entry.fresh:
+            return False  # just read from the log
+        self.cache.doubt(match_id)
+        return (await self._load_held(match_id)).version != state.version
+
+    async def _recorded(
+        self,
+        match_id: str,
+        key: str,
+        fingerprint: bytes,
+        command_id: str,
+        answer: type[Answer] = game_pb2.SubmitActionResponse,  # type: ignore[assignment]
+    ) -> Answer | None:
+        """A command about to be refused may be a retry of one applied before: its recorded
+        answer, if its id is recorded (ALREADY_EXISTS if that id was another command's)."""
+        previous = await self._ports.store.find_command(stream_of(match_id), key)
+        if previous is None:
+            return None
+        return duplicate_response(previous.result, fingerprint, command_id, answer)
 
     async def _decide_and_append(
         self,
@@ -254,8 +372,8 @@ class Engine(QueryMixin):
         fingerprint: bytes,
         caller: Caller,
         key: str,
+        batch: Batch,
     ) -> game_pb2.SubmitActionResponse:
-        batch = aggregate.decide_action(state, request.seat, request.action)
         after = aggregate.fold(batch.events, state)
         seed = await self._ports.seeds.seed(request.match_id)
         batches = self._with_deadlines(
@@ -265,10 +383,10 @@ class Engine(QueryMixin):
         response = game_pb2.SubmitActionResponse(
             version=state.version + count, first_version=state.version + 1
         )
+        bot = caller is Service.BOTS or (
+            isinstance(caller, Principal) and caller.is_bot and state.seat(request.seat).is_bot
+        )
         try:
-            bot = caller is Service.BOTS or (
-                isinstance(caller, Principal) and caller.is_bot and state.seat(request.seat).is_bot
-            )
             await self._append(
                 state,
                 request.match_id,
@@ -283,12 +401,7 @@ class Engine(QueryMixin):
             )
         except DuplicateCommand as duplicate:
             return duplicate_response(duplicate.record.result, fingerprint, request.command_id)
-        except ConcurrencyConflict:
-            self.forget(request.match_id)
-            raise errors.aborted(
-                "command.stale", request.locale or "en", expected=state.version, actual=-1
-            ) from None
-        structlog.get_logger(__name__).info(
+        log.info(
             "action.applied",
             match_id=request.match_id,
             seat=request.seat,
@@ -308,6 +421,8 @@ class Engine(QueryMixin):
         by_bot: bool = False,
         bot_decision: events_pb2.BotDecision | None = None,
     ) -> int:
+        """Append the batches as one command (the match's lock held); memory follows only
+        what was committed."""
         rules_version = registry.get(game).info.rules_version
         new_events, after = batches_to_new_events(
             state,
@@ -320,14 +435,23 @@ class Engine(QueryMixin):
             by_bot=by_bot,
             bot_decision=bot_decision,
         )
-        appended = await self._ports.store.append(
-            stream_of(match_id),
-            state.version if state else 0,
-            new_events,
-            command_id=command_id,
-            command_result=result,
-        )
-        self._cache[match_id] = after
+        try:
+            appended = await self._ports.store.append(
+                stream_of(match_id),
+                state.version if state else 0,
+                new_events,
+                command_id=command_id,
+                command_result=result,
+            )
+        except BaseException:  # refused, or an outcome not known: catch up before trusting
+            self.cache.doubt(match_id)
+            raise
+        entry = self.cache.peek(match_id)
+        if entry is None:
+            entry = self.cache.put(match_id, after, fresh=self._ports.owns(match_id))
+        else:
+            entry.advance(after, appended.events)
+            entry.fresh = entry.fresh and self._ports.owns(match_id)
         self.timers.track(match_id, after)
         self._wake(match_id)
         for batch in batches:
@@ -337,8 +461,13 @@ class Engine(QueryMixin):
                 if isinstance(event, SeatReclaimed):
                     self.presence.moved(match_id, event.seat, automatic=False)
         metrics.EVENTS_APPENDED.labels(game=game).inc(len(new_events))
+        metrics.CACHED_MATCHES.set(len(self.cache))
         if after.ended is not None and (state is None or state.ended is None):
             metrics.MATCHES_FINISHED.labels(game=game).inc()
+        if self.listeners:
+            change = Appended(match_id, after, appended.events)
+            for listener in self.listeners:  # each deals with its own failures
+                await listener(change)
         return appended.last_version
 
     def _with_deadlines(
@@ -356,8 +485,8 @@ class Engine(QueryMixin):
         self, request: game_pb2.LeaveMatchRequest, caller: Caller
     ) -> game_pb2.LeaveMatchResponse:
         """A player leaves for good (idempotent per seat)."""
-        async with self._locks[request.match_id]:
-            state = await self.load(request.match_id)
+        async with self.locks.hold(request.match_id):
+            state = await self._load_held(request.match_id)
             self._authorize(state, request.seat, request.seat_token, caller)
             state = await self._arrive_held(state, request.seat, caller)
             try:
@@ -388,20 +517,21 @@ class Engine(QueryMixin):
         check_command_id(request.command_id)
         locale = request.locale or "en"
         fingerprint = take_back_fingerprint(request)
-        async with self._locks[request.match_id]:
-            state = await self.load(request.match_id)
+        answer = game_pb2.TakeBackResponse
+        async with self.locks.hold(request.match_id):
+            state = await self._load_held(request.match_id)
             self._authorize(state, request.seat, request.seat_token, caller)
             state = await self._arrive_held(state, request.seat, caller)
             key = command_key(caller, request.seat, request.command_id)
-            previous = await self._ports.store.find_command(stream_of(request.match_id), key)
-            if previous is not None:
-                return duplicate_response(
-                    previous.result, fingerprint, request.command_id, game_pb2.TakeBackResponse
-                )
             last_move = await self._last_move(state, request.match_id, request.seat)
             try:
                 batch = aggregate.decide_take_back(state, request.seat, last_move)
             except RulesError as error:
+                recorded = await self._recorded(
+                    request.match_id, key, fingerprint, request.command_id, answer
+                )
+                if recorded is not None:
+                    return recorded
                 raise errors.from_rules_error(error, locale) from None
             batches = self._with_deadlines(state, [batch])
             count = sum(len(b.events) for b in batches)
@@ -419,13 +549,9 @@ class Engine(QueryMixin):
                 )
             except DuplicateCommand as duplicate:
                 return duplicate_response(
-                    duplicate.record.result,
-                    fingerprint,
-                    request.command_id,
-                    game_pb2.TakeBackResponse,
+                    duplicate.record.result, fingerprint, request.command_id, answer
                 )
             except ConcurrencyConflict:
-                self.forget(request.match_id)
                 raise errors.aborted(
                     "command.stale", locale, expected=state.version, actual=-1
                 ) from None
@@ -448,224 +574,6 @@ class Engine(QueryMixin):
         stored = await self._ports.store.read_stream(stream_of(match_id), after_version=after)
         recorded = codec.decode_recorded(stored, state.created.game)
         return aggregate.last_move_of(recorded, seat)
-
-    # ----- timers ------------------------------------------------------------------------
-    async def fire(self, due: Due) -> bool:
-        """Act for a seat whose deadline passed (if it still runs); True if appended."""
-        if due.seat == PAUSE:
-            return await self._resume(due)
-        async with self._locks[due.match_id]:
-            state = await self.load(due.match_id)
-            live = {d.seat: d.deadline_ms for d in state.deadlines}
-            if live.get(due.seat) != due.deadline_ms or due.seat not in state.to_act():
-                return False
-            batch = aggregate.decide_timeout(state, due.seat)
-            after = aggregate.fold(batch.events, state)
-            seed = await self._ports.seeds.seed(due.match_id)
-            batches = self._with_deadlines(
-                state, [batch, *aggregate.settle(after, seed, self._ports.now_ms())], acted=due.seat
-            )
-            command = platform_key("timeout", due.seat, due.deadline_ms)
-            try:
-                await self._append(state, due.match_id, state.created.game, batches, command)
-            except (DuplicateCommand, ConcurrencyConflict):
-                self.forget(due.match_id)
-                return False
-            metrics.TIMER_EXPIRIES.labels(game=state.created.game).inc()
-            log.info(
-                "timer.expired",
-                match_id=due.match_id,
-                seat=due.seat,
-                action=batch.action,
-                reason=batch.reason.code if batch.reason else "",
-            )
-            await self._leaver_rule(due.match_id, due.seat)
-            return True
-
-    async def _leaver_rule(self, match_id: str, seat: int) -> None:
-        """After too many automatic moves in a row, the game's rule for a player who left
-        applies (lock held): a bot takes the seat (the player may come back), or the
-        game's own rule (Doppelkopf: the game ends unscored)."""
-        settings = self.presence.settings
-        state = self._cache[match_id]
-        if (
-            state.ended is not None
-            or not state.person(seat)
-            or state.has_left(seat)
-            or self.presence.missed(match_id, seat) < settings.away_moves
-        ):
-            return
-        batch = aggregate.decide_leave(state, seat, settings.takeover_level, away=True)
-        after = aggregate.fold(batch.events, state)
-        seed = await self._ports.seeds.seed(match_id)
-        batches = self._with_deadlines(
-            state, [batch, *aggregate.settle(after, seed, self._ports.now_ms())]
-        )
-        key = platform_key("leave", seat, "away", state.version)
-        try:
-            await self._append(state, match_id, state.created.game, batches, key)
-        except (DuplicateCommand, ConcurrencyConflict):
-            self.forget(match_id)
-            return
-        metrics.LEAVER_RULE.labels(game=state.created.game).inc()
-        log.info(
-            "seat.taken_over", match_id=match_id, seat=seat, replaced_by=settings.takeover_level
-        )
-
-    # ----- presence ----------------------------------------------------------------------
-    async def arrive(self, match_id: str, seat: int, caller: Caller) -> None:
-        """A seat's own client called: if it was away, it is back (``SeatBack``); if the
-        leaver rule had given its seat to a bot, it takes it back (``SeatReclaimed``)."""
-        if not isinstance(caller, Principal) or seat < 0:
-            return
-        self.presence.seen(match_id, seat)
-        state = self._cache.get(match_id)
-        if state is None or (seat not in state.away and not state.reclaimable(seat)):
-            return
-        async with self._locks[match_id]:
-            await self._arrive_locked(match_id, seat)
-
-    async def _arrive_held(self, state: MatchState, seat: int, caller: Caller) -> MatchState:
-        """``arrive`` for a caller already holding the match's lock; the state after."""
-        if not isinstance(caller, Principal) or seat < 0:
-            return state
-        match_id = state.created.match_id
-        self.presence.seen(match_id, seat)
-        if seat not in state.away and not state.reclaimable(seat):
-            return state
-        await self._arrive_locked(match_id, seat)
-        return self._cache.get(match_id) or await self.load(match_id)
-
-    async def _arrive_locked(self, match_id: str, seat: int) -> None:
-        state = await self.load(match_id)
-        if state.ended is not None:
-            return
-        events: list[Event] = []
-        if state.reclaimable(seat):
-            events.append(SeatReclaimed(seat))
-        if seat in state.away:
-            events.append(SeatBack(seat))
-        if not events:
-            return
-        after = aggregate.fold(events, state)
-        batches = self._with_deadlines(state, [Batch("system", tuple(events))])
-        key = platform_key("back", seat, state.version)
-        try:
-            await self._append(state, match_id, state.created.game, batches, key)
-        except (DuplicateCommand, ConcurrencyConflict):
-            self.forget(match_id)
-            return
-        if after.seat(seat) != state.seat(seat):
-            log.info("seat.reclaimed", match_id=match_id, seat=seat)
-
-    async def sweep_presence(self) -> int:
-        """Record ``SeatAway`` for every seat of a running match whose client is gone."""
-        marked = 0
-        for match_id, state in list(self._cache.items()):
-            if state.ended is not None:
-                continue
-            gone = [
-                s
-                for s in range(state.players)
-                if state.person(s)
-                and not state.has_left(s)
-                and s not in state.away
-                and self.presence.gone(match_id, s)
-            ]
-            if not gone:
-                continue
-            async with self._locks[match_id]:
-                state = await self.load(match_id)
-                events: list[Event] = [SeatAway(s) for s in gone if s not in state.away]
-                if not events or state.ended is not None:
-                    continue
-                try:
-                    await self._append(
-                        state,
-                        match_id,
-                        state.created.game,
-                        [Batch("system", tuple(events))],
-                        platform_key("away", state.version),
-                    )
-                except (DuplicateCommand, ConcurrencyConflict):
-                    self.forget(match_id)
-                    continue
-                marked += len(events)
-                metrics.SEATS_AWAY.labels(game=state.created.game).inc(len(events))
-                log.info("seat.away", match_id=match_id, seats=[e.seat for e in events])
-        return marked
-
-    async def _resume(self, due: Due) -> bool:
-        """A pause between games has passed: deal on."""
-        async with self._locks[due.match_id]:
-            state = await self.load(due.match_id)
-            pause = state.pause
-            if pause is None or pause.until_ms != due.deadline_ms or state.ended is not None:
-                return False
-            seed = await self._ports.seeds.seed(due.match_id)
-            batches = self._with_deadlines(
-                state, aggregate.settle(state, seed, self._ports.now_ms())
-            )
-            if not any(b.events for b in batches):
-                return False
-            try:
-                await self._append(
-                    state,
-                    due.match_id,
-                    state.created.game,
-                    batches,
-                    platform_key("resume", pause.purpose),
-                )
-            except (DuplicateCommand, ConcurrencyConflict):
-                self.forget(due.match_id)
-                return False
-            return True
-
-    async def fire_due(self) -> int:
-        """Fire every deadline that has passed. A dependency that is down (Postgres) only
-        delays a deadline — retried with a growing delay, at most ``TIMER_ATTEMPTS`` times
-        in a row; an automatic move that cannot be made is a bug: logged once with its
-        traceback, counted (``tavola_engine_timer_failures_total``), and the deadline is
-        given up in this process rather than retried in a loop."""
-        fired = 0
-        now = self._ports.now_ms()
-        for due in self.timers.due(now):
-            try:
-                fired += await self.fire(due)
-                self._attempts.pop(due, None)
-            except Exception as error:
-                game = self._cache[due.match_id].created.game if due.match_id in self._cache else ""
-                attempts = self._attempts.get(due, 0) + 1
-                if is_outage(error) and attempts < TIMER_ATTEMPTS:
-                    self._attempts[due] = attempts
-                    delay = min(TIMER_RETRY_MS * 2 ** (attempts - 1), TIMER_RETRY_CAP_MS)
-                    log.warning(
-                        "timer.delayed", match_id=due.match_id, seat=due.seat, attempt=attempts
-                    )
-                    self.timers.retry(due, now + delay)
-                    continue
-                self._attempts.pop(due, None)
-                self.timers.give_up(due)
-                metrics.TIMER_FAILURES.labels(game=game or "unknown").inc()
-                log.exception(
-                    "timer.broken",
-                    match_id=due.match_id,
-                    seat=due.seat,
-                    deadline_ms=due.deadline_ms,
-                    game=game,
-                )
-        return fired
-
-    async def recover_timers(self) -> int:
-        """After a start: load every unfinished match with deadlines and track them."""
-        index = self._ports.timer_index
-        if index is None:
-            return 0
-        matches = await index.matches_with_deadlines()
-        for stream_id in matches:
-            match_id = stream_id.removeprefix("match-")
-            self.timers.track(match_id, await self.load(match_id))
-        return len(matches)
 
     def _authorize(
         self, state: MatchState, seat: int, token: str, caller: Caller, reading: bool = False
@@ -694,6 +602,10 @@ class Engine(QueryMixin):
             raise errors.denied("seat.bad_token", seat=seat)
 
 
+def _tail() -> deque[StoredEvent]:
+    return deque(maxlen=TAIL_EVENTS)
+
+
 def check_command_id(command_id: str) -> None:
     check_id("command_id", command_id)
     problem = client_id_problem(command_id)
@@ -701,4 +613,4 @@ def check_command_id(command_id: str) -> None:
         raise errors.invalid(problem, field="command_id")
 
 
-__all__ = ["Engine", "Ports", "SeedVault", "stream_of"]
+__all__ = ["Appended", "Engine", "Ports", "SeedVault", "stream_of"]

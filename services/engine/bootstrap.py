@@ -7,9 +7,10 @@ import contextlib
 import secrets
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 import asyncpg
 import grpc
@@ -18,16 +19,20 @@ from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 
 from services.engine import bus_api, grpc_api
-from services.engine.app import Engine, Ports
+from services.engine.app import Appended, Engine, Ports
 from services.engine.config import EngineConfig
 from services.engine.policies import POLICIES
 from services.engine.presence import PresenceSettings
+from services.engine.push import BotPush
+from services.engine.routing import Router
+from services.engine.shards import Leases, Partitions
 from tavola.accounts.auth import Authenticator
 from tavola.accounts.directory import AccountDirectory, DirectoryPorts
 from tavola.bus import subjects
+from tavola.bus.partitions import partition_of
 from tavola.bus.relay import Relay
 from tavola.eventlog.migrate import migrate
-from tavola.eventlog.postgres import PostgresEventStore
+from tavola.eventlog.postgres import PostgresEventStore, create_pool
 from tavola.service import runtime
 from tavola.service.edge import EdgeInterceptor
 from tavola.service.limits import Limiter, LimitSettings
@@ -43,6 +48,7 @@ class EngineApp:
     nc: NATS
     engine: Engine
     relay: Relay
+    leases: Leases
     server: grpc.aio.Server
     port: int
 
@@ -65,18 +71,6 @@ class PostgresTimerIndex:
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-class _PokingStore(PostgresEventStore):
-    """The Postgres store that wakes the relay right after each append."""
-
-    relay: Relay | None = None
-
-    async def append(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        result = await super().append(*args, **kwargs)
-        if self.relay is not None:
-            self.relay.poke()
-        return result
 
 
 def _edge(store: PostgresEventStore) -> tuple[EdgeInterceptor, Authenticator]:
@@ -112,7 +106,8 @@ async def _forget_changed_accounts(
 @contextlib.asynccontextmanager
 async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
     async with contextlib.AsyncExitStack() as stack:
-        pool = await runtime.create_pool(config.service.database_url, config.pool_size)
+        url = config.service.database_url
+        pool = await create_pool(url, max_size=config.pool_size)  # no reset per release
         stack.push_async_callback(pool.close)
         await migrate(pool)
         nc = await runtime.connect_nats(config.service.nats_url, "engine")
@@ -120,22 +115,27 @@ async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
         js = nc.jetstream()
         names = subjects.Subjects(config.service.namespace)
         await runtime.ensure_event_stream(js, names)
-        store = _PokingStore(pool, clock=lambda: datetime.now(UTC))
+        store = PostgresEventStore(pool, clock=lambda: datetime.now(UTC))  # group commit
+        partitions = Partitions()
         engine = Engine(
             Ports(
                 store=store,
-                seeds=PostgresSeedVault(pool),
+                seeds=PostgresSeedVault(pool, capacity=config.cache_matches),
                 new_id=uuid.uuid4,
                 salt=secrets.token_bytes,
                 now_ms=now_ms,
                 timer_index=PostgresTimerIndex(pool),
                 presence=PresenceSettings.from_env(),
+                owns=partitions.owns,
+                cache_matches=config.cache_matches,
             )
         )
-        await engine.recover_timers()
         relay = Relay(pool, store, js, names)
-        store.relay = relay
-        await bus_api.serve(nc, engine, names)
+        router = Router(engine, nc, names, partitions)
+        engine.listeners += [_poke(relay), _bot_push(engine, nc, names)]
+        leases = _leases(url, names, partitions, engine, router)
+        await leases.balance()  # this engine's share of the tables before the first call
+        await bus_api.serve(nc, engine, names, router)
         edge, authenticator = _edge(store)
         server = grpc.aio.server(
             interceptors=[runtime.metrics_interceptor(), edge],
@@ -143,15 +143,64 @@ async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
                 ("grpc.max_receive_message_length", config.max_message_bytes),
             ],
         )
-        grpc_api.add_to_server(server, engine, nc, names)
+        grpc_api.add_to_server(server, engine, nc, names, router)
         await _forget_changed_accounts(nc, names, authenticator)
-        runtime.add_health_and_reflection(server, grpc_api.SERVICE_NAMES)
+        servicer = runtime.add_health_and_reflection(server, grpc_api.SERVICE_NAMES)
+        watch = runtime.HealthWatch(
+            servicer,
+            grpc_api.SERVICE_NAMES,
+            {"database": runtime.postgres_check(pool), "bus": runtime.nats_check(nc)},
+        )
+        await watch.check_once()
+        watch.start()
+        stack.push_async_callback(watch.stop)
         port = server.add_insecure_port(config.grpc_address)
         if port == 0:
             raise RuntimeError(f"cannot listen on {config.grpc_address}")
         await server.start()
         stack.push_async_callback(server.stop, 2.0)
-        yield EngineApp(config, pool, nc, engine, relay, server, port)
+        stack.push_async_callback(leases.release_all)
+        yield EngineApp(config, pool, nc, engine, relay, leases, server, port)
+
+
+def _poke(relay: Relay) -> Callable[[Appended], Awaitable[None]]:
+    async def poke(_appended: Appended) -> None:
+        relay.poke()  # publish what was just committed now, not at the next poll
+
+    return poke
+
+
+def _bot_push(engine: Engine, nc: NATS, names: subjects.Subjects) -> BotPush:
+    async def publish(subject: str, data: bytes) -> None:
+        await nc.publish(subject, data)
+
+    def view_of(appended: Appended, seat: int) -> Any:
+        return engine.current_view(appended.match_id, appended.state, seat, "en", blocked=False)
+
+    return BotPush(publish, names, view_of)
+
+
+def _leases(
+    url: str, names: subjects.Subjects, partitions: Partitions, engine: Engine, router: Router
+) -> Leases:
+    """The partitions' leases: on gaining some, serve them and pick up their timers; on
+    losing some, stop serving them and catch their matches up before trusting memory."""
+
+    async def connect(application: str) -> asyncpg.Connection:
+        return await asyncpg.connect(url, server_settings={"application_name": application})
+
+    async def gained(held: frozenset[int]) -> None:
+        await router.serve(held)
+        try:
+            await engine.recover_timers()
+        except Exception:  # logged; the periodic rescan tries again
+            log.exception("timers.recover_failed")
+
+    async def lost(released: frozenset[int]) -> None:
+        engine.cache.stale(lambda match_id: partition_of(match_id) in released)
+        await router.unserve(released)
+
+    return Leases(connect, names.namespace, partitions, gained=gained, lost=lost)
 
 
 async def run(config: EngineConfig, stop: asyncio.Event) -> None:
@@ -161,12 +210,16 @@ async def run(config: EngineConfig, stop: asyncio.Event) -> None:
         log.info("engine.ready", grpc=f"{host}:{app.port}", metrics_port=metrics_port)
         relay_task = asyncio.create_task(app.relay.run(stop))
         timer_task = asyncio.create_task(_timers(app.engine, stop))
+        lease_task = asyncio.create_task(app.leases.run(stop))
         stopping = asyncio.create_task(stop.wait())
-        await asyncio.wait([relay_task, timer_task, stopping], return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait(
+            [relay_task, timer_task, lease_task, stopping], return_when=asyncio.FIRST_COMPLETED
+        )
         log.info("engine.stopping")
         stop.set()
         await relay_task  # re-raises if the relay failed: the process exits and is restarted
         await timer_task
+        await lease_task
 
 
 async def _timers(

@@ -1,25 +1,52 @@
 """The engine's internal NATS API: the lobby creates matches; the bot service acts and
 looks for the platform's bot seats. The caller is known from the subject (each service's
-NATS user may publish only on its own: ``<ns>.rpc.engine.<caller>.<Method>``)."""
+NATS user may publish only on its own: ``<ns>.rpc.engine.<caller>.<Method>``).
+
+Every engine answers ``<ns>.rpc.engine.<caller>.<Method>`` (a queue group); the engine
+holding a partition also answers the bot service on ``<ns>.rpc.engine.bots.p<N>.<Method>``
+(the bot service asks there first, so its calls reach the table's writer directly), and
+other engines' forwarded public calls on ``<ns>.rpc.engine.shard.p<N>.<Method>``
+(``routing.py``). Requests are answered concurrently.
+"""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from nats.aio.client import Client as NATS
 from nats.aio.subscription import Subscription
 
 from services.engine.app import Engine
 from services.engine.callers import Service
+
+if TYPE_CHECKING:
+    from services.engine.routing import Router
 from tavola.bus import rpc, subjects
 from tavola.protocol.errors import denied
 from tavola.v1 import game_pb2, internal_pb2
 
+CONCURRENT = 512  # requests handled at once per subscription
 
-async def serve(nc: NATS, engine: Engine, names: subjects.Subjects) -> list[Subscription]:
+
+def lobby_methods(engine: Engine, router: Router | None = None) -> dict[str, rpc.Method]:
     async def create(
         request: internal_pb2.CreateMatchRequest, _: rpc.Request
     ) -> internal_pb2.CreateMatchResponse:
-        return await engine.create_match(request)
+        if router is None:
+            return await engine.create_match(request)
+        return await router.call(  # its writer creates it, and so knows its first deadlines
+            "CreateMatch",
+            request,
+            request.match_id,
+            internal_pb2.CreateMatchResponse,
+            lambda: engine.create_match(request),
+            internal=True,
+        )
 
+    return {"CreateMatch": rpc.Method(internal_pb2.CreateMatchRequest, create)}
+
+
+def bot_methods(engine: Engine) -> dict[str, rpc.Method]:
     async def submit(
         request: game_pb2.SubmitActionRequest, _: rpc.Request
     ) -> game_pb2.SubmitActionResponse:
@@ -45,13 +72,29 @@ async def serve(nc: NATS, engine: Engine, names: subjects.Subjects) -> list[Subs
             events=await engine.events_after(request.match_id, request.seat, request.after_version)
         )
 
-    lobby_methods = {"CreateMatch": rpc.Method(internal_pb2.CreateMatchRequest, create)}
-    bot_methods = {
+    return {
         "GetSeatEvents": rpc.Method(internal_pb2.SeatEventsRequest, seat_events),
         "SubmitAction": rpc.Method(game_pb2.SubmitActionRequest, submit),
         "GetView": rpc.Method(game_pb2.GetViewRequest, view),
         "GetMatch": rpc.Method(game_pb2.GetMatchRequest, get_match),
     }
-    subs = await rpc.serve(nc, names.engine_rpc("lobby"), subjects.ENGINE_QUEUE, lobby_methods)
-    subs += await rpc.serve(nc, names.engine_rpc("bots"), subjects.ENGINE_QUEUE, bot_methods)
+
+
+async def serve(
+    nc: NATS, engine: Engine, names: subjects.Subjects, router: Router | None = None
+) -> list[Subscription]:
+    subs = await rpc.serve(
+        nc,
+        names.engine_rpc("lobby"),
+        subjects.ENGINE_QUEUE,
+        lobby_methods(engine, router),
+        concurrent=CONCURRENT,
+    )
+    subs += await rpc.serve(
+        nc,
+        names.engine_rpc("bots"),
+        subjects.ENGINE_QUEUE,
+        bot_methods(engine),
+        concurrent=CONCURRENT,
+    )
     return subs

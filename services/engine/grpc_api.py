@@ -21,6 +21,7 @@ from nats.aio.client import Client as NATS
 from services.engine import metrics
 from services.engine.app import Engine
 from services.engine.mapping import stream_of
+from services.engine.routing import SEEN_EVERY, Router
 from tavola.bus import rpc, subjects
 from tavola.protocol.envelopes import SPECTATOR
 from tavola.protocol.errors import invalid
@@ -30,6 +31,8 @@ from tavola.v1 import (
     account_pb2_grpc,
     game_pb2,
     game_pb2_grpc,
+    league_pb2,
+    league_pb2_grpc,
     lobby_pb2,
     lobby_pb2_grpc,
     scoring_pb2,
@@ -42,40 +45,82 @@ BACKLOG_PAGE = 256  # a reconnecting client's backlog is read and sent in pages
 
 
 class GameApi(game_pb2_grpc.GameServiceServicer):
-    def __init__(self, engine: Engine, nc: NATS, names: subjects.Subjects) -> None:
+    """GameService: each call answered by the match's writer (``routing.py``) — this
+    engine, or the one holding the match's partition; streams are served here."""
+
+    def __init__(
+        self, engine: Engine, nc: NATS, names: subjects.Subjects, router: Router | None = None
+    ) -> None:
         self._engine = engine
         self._nc = nc
         self._names = names
+        self._router = router or Router(engine, nc, names, None)
 
     async def SubmitAction(
         self, request: game_pb2.SubmitActionRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.SubmitActionResponse:
-        return await self._engine.submit(request, current_principal())
+        return await self._router.call(
+            "SubmitAction",
+            request,
+            request.match_id,
+            game_pb2.SubmitActionResponse,
+            lambda: self._engine.submit(request, current_principal()),
+        )
 
     async def GetView(
         self, request: game_pb2.GetViewRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.GetViewResponse:
-        return await self._engine.view(request, current_principal())
+        return await self._router.call(
+            "GetView",
+            request,
+            request.match_id,
+            game_pb2.GetViewResponse,
+            lambda: self._engine.view(request, current_principal()),
+        )
 
     async def ExplainAction(
         self, request: game_pb2.ExplainActionRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.ExplainActionResponse:
-        return await self._engine.explain(request, current_principal())
+        return await self._router.call(
+            "ExplainAction",
+            request,
+            request.match_id,
+            game_pb2.ExplainActionResponse,
+            lambda: self._engine.explain(request, current_principal()),
+        )
 
     async def GetMatch(
         self, request: game_pb2.GetMatchRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.GetMatchResponse:
-        return await self._engine.get_match(request)
+        return await self._router.call(
+            "GetMatch",
+            request,
+            request.match_id,
+            game_pb2.GetMatchResponse,
+            lambda: self._engine.get_match(request),
+        )
 
     async def LeaveMatch(
         self, request: game_pb2.LeaveMatchRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.LeaveMatchResponse:
-        return await self._engine.leave(request, current_principal())
+        return await self._router.call(
+            "LeaveMatch",
+            request,
+            request.match_id,
+            game_pb2.LeaveMatchResponse,
+            lambda: self._engine.leave(request, current_principal()),
+        )
 
     async def TakeBack(
         self, request: game_pb2.TakeBackRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.TakeBackResponse:
-        return await self._engine.take_back(request, current_principal())
+        return await self._router.call(
+            "TakeBack",
+            request,
+            request.match_id,
+            game_pb2.TakeBackResponse,
+            lambda: self._engine.take_back(request, current_principal()),
+        )
 
     async def ExportMatch(
         self, request: game_pb2.ExportMatchRequest, context: grpc.aio.ServicerContext
@@ -85,18 +130,26 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
     async def GetHint(
         self, request: game_pb2.GetHintRequest, context: grpc.aio.ServicerContext
     ) -> game_pb2.GetHintResponse:
-        return await self._engine.hint(request, current_principal())
+        return await self._router.call(
+            "GetHint",
+            request,
+            request.match_id,
+            game_pb2.GetHintResponse,
+            lambda: self._engine.hint(request, current_principal()),
+        )
 
     async def StreamEvents(
         self, request: game_pb2.StreamEventsRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[game_pb2.StreamEventsResponse]:
         """The backlog after ``after_version`` in pages, then each event as it is appended
-        (woken by this engine's appends and, for other engines', by the bus)."""
+        (woken by this engine's appends and, for other engines', by the bus); with
+        ``views``, the seat's view after the last event of each append."""
         seat = request.seat
         if seat < SPECTATOR:
             raise invalid("game.no_such_seat", seat=seat)
+        principal = current_principal()
         state = await self._engine.authorize_stream(
-            request.match_id, seat, request.seat_token, current_principal()
+            request.match_id, seat, request.seat_token, principal
         )
         if request.after_version > state.version:
             raise invalid(
@@ -115,10 +168,15 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
         metrics.STREAMS_OPEN.inc()
         if seat >= 0:
             self._engine.presence.stream_opened(match_id, seat)
+        loop = asyncio.get_running_loop()
+        next_seen = loop.time()
         last = request.after_version
         try:
             while True:
                 wakeup.clear()
+                if seat >= 0 and loop.time() >= next_seen and not self._router.local(match_id):
+                    await self._router.seen(match_id, seat)  # its writer is another engine
+                    next_seen = loop.time() + SEEN_EVERY
                 envelopes = await self._engine.events_after(
                     match_id, viewer, last, BACKLOG_PAGE, request.locale
                 )
@@ -129,8 +187,12 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
                         return
                 if len(envelopes) == BACKLOG_PAGE:
                     continue  # more backlog: the next page at once
+                if request.views and envelopes and envelopes[-1].last_in_batch:
+                    view = await self._view_at(request, principal, last)
+                    if view is not None:
+                        yield game_pb2.StreamEventsResponse(view=view)
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(wakeup.wait(), SAFETY_POLL_SECONDS)
+                    await asyncio.wait_for(wakeup.wait(), min(SAFETY_POLL_SECONDS, SEEN_EVERY))
         finally:
             metrics.STREAMS_OPEN.dec()
             if seat >= 0:
@@ -138,6 +200,26 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
             self._engine.unwatch(match_id, wakeup)
             with contextlib.suppress(Exception):
                 await sub.unsubscribe()
+
+    async def _view_at(
+        self, request: game_pb2.StreamEventsRequest, principal: Any, version: int
+    ) -> game_pb2.GetViewResponse | None:
+        """The seat's view if the match is still at ``version`` (else a newer event follows,
+        and the view after it)."""
+        view_request = game_pb2.GetViewRequest(
+            match_id=request.match_id,
+            seat=request.seat,
+            seat_token=request.seat_token,
+            locale=request.locale,
+        )
+        view = await self._router.call(
+            "GetView",
+            view_request,
+            request.match_id,
+            game_pb2.GetViewResponse,
+            lambda: self._engine.view(view_request, principal),
+        )
+        return view if view.version == version else None
 
 
 class _Forwarder:
@@ -245,18 +327,53 @@ class ScoringApi(scoring_pb2_grpc.ScoringServiceServicer):
         return await self._fwd.forward("GetRatings", request, scoring_pb2.GetRatingsResponse)
 
 
+class LeagueApi(league_pb2_grpc.LeagueServiceServicer):
+    """Management calls go to the lobby; standings, exports, statistics and histories to
+    the scoring service (docs/leagues.md)."""
+
+    _READS = (
+        "GetStandings",
+        "ExportSeason",
+        "GetStatistics",
+        "GetMatchHistory",
+        "GetRatingHistory",
+    )
+
+    def __init__(self, nc: NATS, names: subjects.Subjects) -> None:
+        self._lobby = _Forwarder(nc, names.league_rpc, "lobby")
+        self._scoring = _Forwarder(nc, names.league_scoring_rpc, "scoring")
+        service = league_pb2.DESCRIPTOR.services_by_name["LeagueService"]
+        for method in service.methods:
+            fwd = self._scoring if method.name in self._READS else self._lobby
+            response = getattr(league_pb2, method.output_type.name)
+            setattr(self, method.name, _forwarding(fwd, method.name, response))
+
+
+def _forwarding(fwd: _Forwarder, method: str, response: type[Message]) -> Any:
+    async def call(request: Any, context: Any) -> Message:
+        return await fwd.forward(method, request, response)
+
+    return call
+
+
 SERVICE_NAMES = (
     game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
     lobby_pb2.DESCRIPTOR.services_by_name["LobbyService"].full_name,
     account_pb2.DESCRIPTOR.services_by_name["AccountService"].full_name,
     scoring_pb2.DESCRIPTOR.services_by_name["ScoringService"].full_name,
+    league_pb2.DESCRIPTOR.services_by_name["LeagueService"].full_name,
 )
 
 
 def add_to_server(
-    server: grpc.aio.Server, engine: Engine, nc: NATS, names: subjects.Subjects
+    server: grpc.aio.Server,
+    engine: Engine,
+    nc: NATS,
+    names: subjects.Subjects,
+    router: Router | None = None,
 ) -> None:
-    game_pb2_grpc.add_GameServiceServicer_to_server(GameApi(engine, nc, names), server)
+    game_pb2_grpc.add_GameServiceServicer_to_server(GameApi(engine, nc, names, router), server)
     lobby_pb2_grpc.add_LobbyServiceServicer_to_server(LobbyApi(nc, names), server)
     account_pb2_grpc.add_AccountServiceServicer_to_server(AccountApi(nc, names), server)
     scoring_pb2_grpc.add_ScoringServiceServicer_to_server(ScoringApi(nc, names), server)
+    league_pb2_grpc.add_LeagueServiceServicer_to_server(LeagueApi(nc, names), server)

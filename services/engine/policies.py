@@ -51,6 +51,25 @@ _SCORING = {
     "GetRatings": Policy(LOOK, "read"),
 }
 
+_LEAGUE = {
+    "CreateLeague": Policy((HOST,), "lobby"),
+    "StartSeason": Policy((HOST,), "lobby"),
+    "ScheduleRound": Policy((HOST,), "lobby"),
+    "ResumeRound": Policy((HOST,), "lobby"),
+    "EndSeason": Policy((HOST,), "lobby"),
+    "Register": Policy((PLAY, BOT, HOST), "lobby"),
+    "Withdraw": Policy((PLAY, BOT, HOST), "lobby"),
+    "GetMyTable": Policy(SEAT, "read"),
+    "GetLeague": Policy(LOOK, "read"),
+    "ListLeagues": Policy(LOOK, "read"),
+    "GetRound": Policy(LOOK, "read"),
+    "GetStandings": Policy(LOOK, "read"),
+    "ExportSeason": Policy(LOOK, "read"),
+    "GetStatistics": Policy(LOOK, "read"),
+    "GetMatchHistory": Policy(LOOK, "read"),
+    "GetRatingHistory": Policy(LOOK, "read"),
+}
+
 POLICIES: dict[str, Policy] = {
     f"/tavola.v1.{service}/{method}": policy
     for service, table in (
@@ -58,6 +77,7 @@ POLICIES: dict[str, Policy] = {
         ("LobbyService", _LOBBY),
         ("AccountService", _ACCOUNT),
         ("ScoringService", _SCORING),
+        ("LeagueService", _LEAGUE),
     )
     for method, policy in table.items()
 }

@@ -14,8 +14,9 @@ take the seat back from the bot (``match.SeatReclaimed``).
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,56 +35,82 @@ class PresenceSettings:
         return PresenceSettings(int(grace * 1000), moves, level)
 
 
-class Presence:
-    """Last call and open streams per (match, seat); bounded by the matches tracked."""
+MATCHES = 32_768  # matches whose seats are tracked at most (LRU; the cache's twice)
 
-    def __init__(self, now_ms: Callable[[], int], settings: PresenceSettings) -> None:
+
+@dataclass(slots=True)
+class _Seats:
+    seen: dict[int, int] = field(default_factory=dict)  # seat -> last call, ms
+    streams: dict[int, int] = field(default_factory=dict)  # seat -> streams open
+    missed: dict[int, int] = field(default_factory=dict)  # seat -> automatic moves in a row
+
+
+class Presence:
+    """Last call and open streams per (match, seat), and the automatic moves in a row.
+
+    Bounded: a match's seats are forgotten when the engine forgets the match (its counts
+    are then folded again from the log) and, beyond ``capacity`` matches, the least
+    recently touched ones go first."""
+
+    def __init__(
+        self, now_ms: Callable[[], int], settings: PresenceSettings, capacity: int = MATCHES
+    ) -> None:
         self._now = now_ms
         self.settings = settings
-        self._seen: dict[tuple[str, int], int] = {}
-        self._streams: dict[tuple[str, int], int] = {}
-        self._missed: dict[tuple[str, int], int] = {}
+        self.capacity = capacity
+        self._matches: OrderedDict[str, _Seats] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._matches)
+
+    def _seats(self, match_id: str) -> _Seats:
+        seats = self._matches.get(match_id)
+        if seats is None:
+            seats = self._matches[match_id] = _Seats()
+            while len(self._matches) > self.capacity:
+                self._matches.popitem(last=False)
+        self._matches.move_to_end(match_id)
+        return seats
 
     def seen(self, match_id: str, seat: int) -> None:
-        self._seen[(match_id, seat)] = self._now()
+        self._seats(match_id).seen[seat] = self._now()
 
     def stream_opened(self, match_id: str, seat: int) -> None:
-        key = (match_id, seat)
-        self._streams[key] = self._streams.get(key, 0) + 1
-        self._seen[key] = self._now()
+        seats = self._seats(match_id)
+        seats.streams[seat] = seats.streams.get(seat, 0) + 1
+        seats.seen[seat] = self._now()
 
     def stream_closed(self, match_id: str, seat: int) -> None:
-        key = (match_id, seat)
-        count = self._streams.get(key, 0) - 1
+        seats = self._seats(match_id)
+        count = seats.streams.get(seat, 0) - 1
         if count > 0:
-            self._streams[key] = count
+            seats.streams[seat] = count
         else:
-            self._streams.pop(key, None)
-        self._seen[key] = self._now()
+            seats.streams.pop(seat, None)
+        seats.seen[seat] = self._now()
 
     def gone(self, match_id: str, seat: int) -> bool:
         """No stream open and no call within the grace (a seat never seen starts now)."""
-        key = (match_id, seat)
-        if self._streams.get(key):
+        seats = self._seats(match_id)
+        if seats.streams.get(seat):
             return False
-        since = self._seen.setdefault(key, self._now())
+        since = seats.seen.setdefault(seat, self._now())
         return self._now() - since >= self.settings.grace_ms
 
     # ----- automatic moves in a row (a fold of the log's causes) --------------------------
     def moved(self, match_id: str, seat: int, automatic: bool) -> int:
         """Count one move of the seat; returns its automatic moves in a row."""
-        key = (match_id, seat)
-        count = self._missed.get(key, 0) + 1 if automatic else 0
+        missed = self._seats(match_id).missed
+        count = missed.get(seat, 0) + 1 if automatic else 0
         if count:
-            self._missed[key] = count
+            missed[seat] = count
         else:
-            self._missed.pop(key, None)
+            missed.pop(seat, None)
         return count
 
     def missed(self, match_id: str, seat: int) -> int:
-        return self._missed.get((match_id, seat), 0)
+        seats = self._matches.get(match_id)
+        return seats.missed.get(seat, 0) if seats is not None else 0
 
     def forget(self, match_id: str) -> None:
-        for table in (self._seen, self._streams, self._missed):
-            for key in [k for k in table if k[0] == match_id]:
-                del table[key]
+        self._matches.pop(match_id, None)

@@ -1,6 +1,9 @@
 """The engine's read side: views, reasons, hints, match summaries, exports and streams.
 
-Mixed into ``Engine``; everything here reads the log (through ``load``) and changes nothing.
+Mixed into ``Engine``; everything here reads the match through ``load`` (memory where this
+engine is the match's writer, else caught up from the log) and changes nothing. A view is
+computed once per (seat, locale) and version and served from memory until the match moves;
+a stream's new events come from the match's tail in memory while it is watched.
 """
 
 from __future__ import annotations
@@ -8,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from services.engine.callers import Caller, Service
 from services.engine.mapping import (
     blocked_pb,
     check_id,
@@ -32,12 +36,41 @@ from tavola.v1 import events_pb2, game_pb2, lobby_pb2
 
 if TYPE_CHECKING:
     from services.engine.app import Ports
-    from services.engine.callers import Caller
+    from services.engine.cache import MatchCache
+
+
+def view_of(
+    state: MatchState, seat: int, locale: str, blocked: bool = True
+) -> game_pb2.GetViewResponse:
+    """The seat's (or a spectator's) view of the match, with its legal actions and (unless
+    ``blocked`` is False: the platform's bots never read them) the reasons its other cards
+    or tiles cannot be played now."""
+    game = state.game
+    viewer = None if seat == SPECTATOR else seat
+    response = game_pb2.GetViewResponse(
+        version=state.version,
+        view=to_record(game.view(state.game_state, viewer), f"{state.created.game}.View"),
+        to_act=sorted(state.to_act()),
+        finished=state.ended is not None,
+        standings=standings_pb(state),
+        game=state.created.game,
+        deadlines=[deadline_pb(d) for d in state.deadlines],
+        away=sorted(state.away),
+    )
+    if viewer is not None and state.ended is None:
+        legal = game.legal_actions(state.game_state, seat)
+        response.legal_actions.extend(
+            game_pb2.LegalAction(code=game.encode_action(a), label=game.describe_action(a))
+            for a in legal
+        )
+        if blocked:
+            response.blocked.extend(blocked_pb(state, seat, legal, locale))
+    return response
 
 
 class QueryMixin:
     _ports: Ports
-    _cache: dict[str, MatchState]
+    cache: MatchCache
 
     async def load(self, match_id: str) -> MatchState:
         raise NotImplementedError
@@ -69,27 +102,25 @@ class QueryMixin:
                     "request.invalid", field="at_version", detail=f"at most {state.version}"
                 )
             state = await self._state_at(request.match_id, request.at_version)
-        locale = request.locale or "en"
-        game = state.game
-        viewer = None if seat == SPECTATOR else seat
-        response = game_pb2.GetViewResponse(
-            version=state.version,
-            view=to_record(game.view(state.game_state, viewer), f"{state.created.game}.View"),
-            to_act=sorted(state.to_act()),
-            finished=state.ended is not None,
-            standings=standings_pb(state),
-            game=state.created.game,
-            deadlines=[deadline_pb(d) for d in state.deadlines],
-            away=sorted(state.away),
-        )
-        if viewer is not None and state.ended is None:
-            legal = game.legal_actions(state.game_state, seat)
-            response.legal_actions.extend(
-                game_pb2.LegalAction(code=game.encode_action(a), label=game.describe_action(a))
-                for a in legal
-            )
-            response.blocked.extend(blocked_pb(state, seat, legal, locale))
-        return response
+            return view_of(state, seat, request.locale or "en", caller is not Service.BOTS)
+        blocked = caller is not Service.BOTS
+        return self.current_view(request.match_id, state, seat, request.locale or "en", blocked)
+
+    def current_view(
+        self, match_id: str, state: MatchState, seat: int, locale: str, blocked: bool = True
+    ) -> game_pb2.GetViewResponse:
+        """The seat's view at the state's version, computed once per version and copied out
+        of memory for each caller (a copy is far cheaper than the rules' view)."""
+        entry = self.cache.peek(match_id)
+        if entry is None or entry.state is not state:
+            return view_of(state, seat, locale, blocked)
+        key = (seat, locale if blocked else "")
+        cached = entry.views.get(key)
+        if cached is None:
+            cached = entry.views[key] = view_of(state, seat, locale, blocked)
+        answer = game_pb2.GetViewResponse()
+        answer.CopyFrom(cached)
+        return answer
 
     async def _state_at(self, match_id: str, version: int) -> MatchState:
         stored = await self._ports.store.read_stream(stream_of(match_id), limit=version)
@@ -209,9 +240,18 @@ class QueryMixin:
         limit: int | None = None,
         locale: str = "",
     ) -> list[events_pb2.EventEnvelope]:
-        stored = await self._ports.store.read_stream(stream_of(match_id), after_version, limit)
-        state = self._cache.get(match_id)
-        table_id = state.created.table_id if state else ""
+        """The events after a version, redacted for ``viewer``: from the match's tail in
+        memory when it reaches back that far (a watched match this engine writes), else
+        read from the log."""
+        entry = self.cache.peek(match_id)
+        stored = None
+        if entry is not None and entry.fresh and self._ports.owns(match_id):
+            stored = entry.events_after(after_version)
+            if stored is not None and limit is not None:
+                stored = stored[:limit]
+        if stored is None:
+            stored = await self._ports.store.read_stream(stream_of(match_id), after_version, limit)
+        table_id = entry.state.created.table_id if entry is not None else ""
         return [to_envelope(s, viewer, table_id, locale) for s in stored]
 
     async def authorize_stream(

@@ -74,7 +74,9 @@ class Accounts:
             list(request.scopes),
             request.label,
             issued_by=principal.account_id,
-            ceiling=principal.scopes if own else None,
+            # self-service stays within the issuing token's scopes; an admin (who may issue
+            # any account's tokens) is bounded only by the account's kind
+            ceiling=principal.scopes if own and not principal.has(ADMIN) else None,
         )
         return account_pb2.IssueTokenResponse(token=text, info=token_pb(token))
 

@@ -40,13 +40,13 @@ from tavola.lobby.table import (
     evolve,
     fold,
 )
-from tavola.match.events import option_entries, option_text
+from tavola.match.events import option_entries
 from tavola.protocol import errors
 from tavola.protocol import events as codec
+from tavola.protocol.games import game_info
 from tavola.rules import registry
-from tavola.rules.errors import Reason, RulesError
+from tavola.rules.errors import RulesError
 from tavola.rules.interface import Event, Game
-from tavola.rules.messages import render
 from tavola.rules.registry import UnknownGame
 from tavola.v1 import internal_pb2, lobby_pb2
 
@@ -96,7 +96,7 @@ class Lobby:
     ) -> lobby_pb2.ListGamesResponse:
         locale = request.locale or "en"
         return lobby_pb2.ListGamesResponse(
-            games=[_game_info(g, locale) for g in registry.all_games()]
+            games=[game_info(g, locale) for g in registry.all_games()]
         )
 
     # ----- creating and changing -------------------------------------------------------
@@ -107,6 +107,8 @@ class Lobby:
         game = _game(request.game)
         info = game.info
         if not info.min_players <= request.players <= info.max_players:
+            if info.min_players == info.max_players:
+                raise errors.invalid("table.exact_players", game=info.name, n=info.min_players)
             raise errors.invalid(
                 "table.bad_players", game=info.name, min=info.min_players, max=info.max_players
             )
@@ -465,42 +467,4 @@ def _summary_pb(row: TableRow) -> lobby_pb2.TableSummary:
         house_rules=list(row.house_rules),
         access=_ACCESS_PB.get(row.access, lobby_pb2.TABLE_ACCESS_OPEN),
         created_at=created,
-    )
-
-
-def _game_info(game: Any, locale: str) -> lobby_pb2.GameInfo:
-    info = game.info
-    kinds = {
-        "int": lobby_pb2.OPTION_KIND_INT,
-        "bool": lobby_pb2.OPTION_KIND_BOOL,
-        "choice": lobby_pb2.OPTION_KIND_CHOICE,
-    }
-    options = [
-        lobby_pb2.OptionSpec(
-            name=o.name,
-            kind=kinds[o.kind],
-            default_value=option_text(o.default),
-            choices=list(o.choices),
-            minimum=o.minimum or 0,
-            maximum=o.maximum or 0,
-            house_rule=o.house_rule,
-            description=codec.reason_to_pb(
-                Reason(o.description), render(Reason(o.description), locale)
-            ),
-        )
-        for o in info.options
-    ]
-    presets = [
-        lobby_pb2.Preset(name=n, options={k: option_text(v) for k, v in p.items()})
-        for n, p in info.presets.items()
-    ]
-    return lobby_pb2.GameInfo(
-        name=info.name,
-        title=info.title,
-        min_players=info.min_players,
-        max_players=info.max_players,
-        rules_version=info.rules_version,
-        options=options,
-        presets=presets,
-        lower_score_wins=info.lower_score_wins,
     )

@@ -14,8 +14,13 @@ from typing import Any
 import structlog
 from nats.aio.msg import Msg
 
+from services.lobby import league_rpc
 from services.lobby.accounts import Accounts
 from services.lobby.app import Lobby, LobbyPorts
+from services.lobby.league_app import LeaguePorts, Leagues
+from services.lobby.league_scheduler import RoundSteps, Scheduler
+from services.lobby.league_store import LeagueStore
+from services.lobby.league_store import ensure_schema as ensure_league_schema
 from services.lobby.storage import PostgresTableIndex, account_lister, ensure_schema
 from tavola.accounts.directory import AccountDirectory, DirectoryPorts
 from tavola.bus import rpc, subjects
@@ -24,7 +29,7 @@ from tavola.eventlog.migrate import migrate
 from tavola.eventlog.postgres import PostgresEventStore
 from tavola.service import runtime
 from tavola.service.config import ServiceConfig
-from tavola.service.seeds import PostgresSeedVault
+from tavola.service.seeds import PostgresSeedVault, new_seed
 from tavola.v1 import account_pb2, events_pb2, internal_pb2, lobby_pb2
 
 log = structlog.get_logger(__name__)
@@ -52,6 +57,7 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
         stack.push_async_callback(pool.close)
         await migrate(pool)
         await ensure_schema(pool)
+        await ensure_league_schema(pool)
         nc = await runtime.connect_nats(config.nats_url, "lobby")
         stack.push_async_callback(nc.drain)
         vault = PostgresSeedVault(pool)
@@ -82,23 +88,51 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
             )
         )
         accounts = Accounts(directory, account_lister(pool, directory))
+        leagues = Leagues(
+            LeaguePorts(
+                store=LeagueStore(pool, store),
+                accounts=directory,
+                new_id=uuid.uuid4,
+                new_seed=new_seed,
+                now_ms=now_ms,
+            )
+        )
+        scheduler = Scheduler(leagues, RoundSteps(leagues, lobby, now_ms), pool, now_ms)
+        leagues.wake_scheduler(scheduler.wake)
+        scheduling = asyncio.create_task(scheduler.run(stop))
+        stack.push_async_callback(_cancel, scheduling)
         await rpc.serve(nc, names.lobby_rpc, subjects.LOBBY_QUEUE, _lobby_methods(lobby))
+        await rpc.serve(
+            nc,
+            names.league_rpc,
+            subjects.LOBBY_QUEUE,
+            league_rpc.methods(league_rpc.LeagueRpc(leagues, lobby)),
+        )
         await rpc.serve(nc, names.account_rpc, subjects.LOBBY_QUEUE, _account_methods(accounts))
         js = nc.jetstream()
         await runtime.await_event_stream(js, names)
 
         async def ended(envelope: events_pb2.EventEnvelope, _msg: Msg) -> None:
             await lobby.match_finished(envelope.match_id)
+            await scheduler.match_ended(envelope.match_id)  # a league table's result
 
         await subscribe_events(js, names.matches_ended, subjects.LOBBY_GROUP, ended)
-        server, port = await runtime.start_health_server(
-            os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0")
+        server, port, watch = await runtime.start_health_server(
+            os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0"),
+            {"database": runtime.postgres_check(pool), "bus": runtime.nats_check(nc)},
         )
         stack.push_async_callback(server.stop, 1.0)
+        stack.push_async_callback(watch.stop)
         metrics_port = runtime.start_metrics(config.metrics_port)
         log.info("lobby.ready", health_port=port, metrics_port=metrics_port)
         await stop.wait()
         log.info("lobby.stopping")
+
+
+async def _cancel(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 def _caller(handler: Any) -> Any:

@@ -1,4 +1,4 @@
-"""Entrypoint: ``python -m services.scoring`` (``rebuild`` rebuilds standings from the log)."""
+"""Entrypoint: ``python -m services.scoring`` (``rebuild``: every projection, from the log)."""
 
 import asyncio
 import sys
@@ -9,6 +9,7 @@ from tavola.service.entry import serve
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["rebuild"]:
-        print(f"rebuilt standings of {asyncio.run(rebuild(ServiceConfig.from_env()))} matches")
+        count = asyncio.run(rebuild(ServiceConfig.from_env()))
+        print(f"rebuilt ratings, statistics, league standings and the standings of {count} matches")
     else:
         serve("scoring", run)

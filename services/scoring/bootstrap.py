@@ -12,8 +12,12 @@ import asyncpg
 import structlog
 from nats.aio.msg import Msg
 
+from services.scoring import league_queries
 from services.scoring.app import ENDED, Scoring, ensure_schema
+from services.scoring.league_standings import LeagueStandingsProjection
+from services.scoring.projection import Projection
 from services.scoring.ratings import RatingsProjection, ladder
+from services.scoring.statistics import StatisticsProjection
 from tavola.bus import rpc, subjects
 from tavola.bus.consumer import report_lag, subscribe_events
 from tavola.eventlog.migrate import migrate
@@ -25,22 +29,31 @@ from tavola.v1 import events_pb2, scoring_pb2
 log = structlog.get_logger(__name__)
 
 
+def projections(pool: asyncpg.Pool, store: PostgresEventStore) -> list[Projection]:
+    """Every projection of the log the scoring service keeps (each with its own cursor)."""
+    return [
+        RatingsProjection(pool, store),
+        StatisticsProjection(pool, store),
+        LeagueStandingsProjection(pool, store),
+    ]
+
+
 async def build(
     config: ServiceConfig, stack: contextlib.AsyncExitStack
-) -> tuple[Scoring, RatingsProjection, asyncpg.Pool]:
+) -> tuple[Scoring, list[Projection], asyncpg.Pool, PostgresEventStore]:
     pool = await runtime.create_pool(config.database_url)
     stack.push_async_callback(pool.close)
     await migrate(pool)
     await ensure_schema(pool)
     store = PostgresEventStore(pool, clock=lambda: datetime.now(UTC))
-    return Scoring(pool, store), RatingsProjection(pool, store), pool
+    return Scoring(pool, store), projections(pool, store), pool, store
 
 
 async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
     async with contextlib.AsyncExitStack() as stack:
-        scoring, ratings, pool = await build(config, stack)
-        rating_task = asyncio.create_task(ratings.run(stop))
-        stack.push_async_callback(_cancel, rating_task)
+        scoring, running, pool, store = await build(config, stack)
+        for projection in running:
+            stack.push_async_callback(_cancel, asyncio.create_task(projection.run(stop)))
         nc = await runtime.connect_nats(config.nats_url, "scoring")
         stack.push_async_callback(nc.drain)
         js = nc.jetstream()
@@ -82,10 +95,18 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
                 "GetRatings": rpc.Method(scoring_pb2.GetRatingsRequest, ratings_ladder),
             },
         )
-        server, port = await runtime.start_health_server(
-            os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0")
+        await rpc.serve(
+            nc,
+            names.league_scoring_rpc,
+            subjects.SCORING_QUEUE,
+            league_queries.methods(league_queries.LeagueQueries(pool, store)),
+        )
+        server, port, watch = await runtime.start_health_server(
+            os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0"),
+            {"database": runtime.postgres_check(pool), "bus": runtime.nats_check(nc)},
         )
         stack.push_async_callback(server.stop, 1.0)
+        stack.push_async_callback(watch.stop)
         metrics_port = runtime.start_metrics(config.metrics_port)
         lag = asyncio.create_task(report_lag(js, names.events_stream, subjects.SCORING_GROUP, stop))
         stack.push_async_callback(_cancel, lag)
@@ -96,8 +117,9 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
 
 async def rebuild(config: ServiceConfig) -> int:
     async with contextlib.AsyncExitStack() as stack:
-        scoring, ratings, _pool = await build(config, stack)
-        await ratings.rebuild()
+        scoring, running, _pool, _store = await build(config, stack)
+        for projection in running:
+            await projection.rebuild()
         return await scoring.rebuild()
 
 

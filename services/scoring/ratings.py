@@ -1,26 +1,35 @@
-"""Ratings: OpenSkill (Plackett-Luce) per game, partnerships rated as teams.
+"""Ratings: OpenSkill (Plackett-Luce) per account and per game, with their history.
 
-A projection of the log, in the log's global order (so rebuilding gives the very same
-ratings): it tails the event store from its saved cursor and, for each ``MatchEnded``,
-updates the ratings and saves its cursor in the same transaction (effectively once).
-Rated: matches whose seats are all people or third-party bots, under distinct names (a
-table filled by the platform's bots measures nothing about its players).
+A projection of the log in the log's global order (so rebuilding gives the very same
+ratings): for each ``match.MatchEnded`` it rates what ``tavola.leagues.rating`` says — the
+table's result (partnerships as teams) or, in Doppelkopf, each scored game, Re against
+Kontra, with beta x3 and tau /10 — and records every update in ``rating_history``; it
+learns which matches are league matches from ``league.RoundOpened`` (a league match's
+platform-bot seats are left out, the others rated; a casual match with any platform bot is
+not rated). Sigma never grows (``limit_sigma``) so the ladder's order is stable; a rating
+is provisional while sigma is above ``PROVISIONAL_SIGMA``.
+
+A referee's correction of a match (another issue) would be handled here by a rebuild from
+that match on: ratings depend on the order of matches.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 import asyncpg
 import structlog
 from openskill.models import PlackettLuce
 
-from tavola.eventlog.model import Cursor, EventStore, StoredEvent
-from tavola.eventlog.tracking import load_position, save_position
-from tavola.match.events import MatchCreated, MatchEnded, SeatInfo
+from services.scoring.projection import Projection
+from tavola.eventlog.model import StoredEvent
+from tavola.leagues import codec as league_codec
+from tavola.leagues.events import RoundOpened
+from tavola.leagues.rating import PROVISIONAL_SIGMA, RatedGame, model_parameters, rated_games
+from tavola.leagues.rating import seat_key as seat_key  # re-exported for older callers
+from tavola.match.events import MatchCreated
 from tavola.protocol import errors
 from tavola.protocol import events as codec
 from tavola.rules import registry
@@ -30,117 +39,98 @@ log = structlog.get_logger(__name__)
 NAME = "ratings"
 LOCK = 0x7A71_0001  # advisory lock key of the ratings projection (rebuild vs live)
 ENDED = "match.MatchEnded"
-MODEL = PlackettLuce()
+OPENED = "league.RoundOpened"
 
 
-def seat_key(seat: SeatInfo) -> str:
-    """Whom a seat's result counts for: its account (matches recorded before accounts
-    existed: its name)."""
-    return seat.account_id or f"name:{seat.player_name}"
+@cache
+def model(game: str) -> PlackettLuce:
+    return PlackettLuce(**model_parameters(game), limit_sigma=True)
 
 
-def is_rated(created: MatchCreated) -> bool:
-    """Rated when no seat is the platform's bot and every seat is another player."""
-    keys = [seat_key(s) for s in created.seats]
-    return len(set(keys)) == len(keys) and not any(s.bot_level for s in created.seats)
+class RatingsProjection(Projection):
+    NAME = NAME
+    LOCK = LOCK
 
+    def wants(self, event: StoredEvent) -> bool:
+        return event.type in (ENDED, OPENED)
 
-def teams_of(created: MatchCreated) -> list[list[int]]:
-    """Seats grouped into rated teams: partnerships in four-player team games."""
-    players = len(created.seats)
-    if registry.get(created.game).info.teams and players == 4:
-        return [[0, 2], [1, 3]]
-    return [[seat] for seat in range(players)]
+    async def reset(self, conn: Any) -> None:
+        await conn.execute("TRUNCATE ratings, rating_history, rating_league_matches")
 
-
-class RatingsProjection:
-    def __init__(self, pool: asyncpg.Pool, store: EventStore) -> None:
-        self._pool = pool
-        self._store = store
-
-    async def run(self, stop: asyncio.Event, poll: float = 0.5) -> None:
-        cursor = await load_position(self._pool, NAME)
-        while not stop.is_set():
-            batch = await self._store.read_all(cursor, 500)
-            for event in batch:
-                await self._apply(event)
-                cursor = event.cursor
-            if not batch:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), poll)
-
-    async def catch_up(self) -> None:
-        """Apply everything committed so far (tests and rebuilds)."""
-        cursor = await load_position(self._pool, NAME)
-        while batch := await self._store.read_all(cursor, 500):
-            for event in batch:
-                await self._apply(event)
-                cursor = event.cursor
-
-    async def rebuild(self) -> None:
-        """Recompute every rating from the log, while the service may be running: the
-        rebuild holds the projection's lock exclusively, so a live projector waits, then
-        skips what the rebuild already applied (ratings depend on the order of matches)."""
-        async with self._pool.acquire() as conn:
-            await conn.execute("SELECT pg_advisory_lock($1)", LOCK)
-            try:
-                async with conn.transaction():
-                    await conn.execute("TRUNCATE ratings")
-                    await conn.execute("DELETE FROM tracking WHERE name = $1", NAME)
-                cursor = Cursor.START
-                while batch := await self._store.read_all(cursor, 500):
-                    for event in batch:
-                        await self._apply_on(conn, event)
-                        cursor = event.cursor
-            finally:
-                await conn.execute("SELECT pg_advisory_unlock($1)", LOCK)
-
-    async def _apply(self, event: StoredEvent) -> None:
-        async with self._pool.acquire() as conn:
-            await self._apply_on(conn, event, shared=True)
-
-    async def _apply_on(self, conn: Any, event: StoredEvent, shared: bool = False) -> None:
-        if event.type != ENDED and event.type != "match.MatchCreated":
+    async def apply(self, conn: Any, event: StoredEvent) -> None:
+        if event.type == OPENED:
+            opened = league_codec.decode(event.type, event.payload)
+            assert isinstance(opened, RoundOpened)
+            await conn.executemany(
+                "INSERT INTO rating_league_matches (match_id) VALUES ($1) ON CONFLICT DO NOTHING",
+                [(t.match_id,) for t in opened.tables],
+            )
             return
-        async with conn.transaction():
-            if shared:  # waits while a rebuild holds the lock
-                await conn.execute("SELECT pg_advisory_xact_lock_shared($1)", LOCK)
-            if await load_position(conn, NAME) >= event.cursor:
-                return  # already applied (by a rebuild or another instance)
-            if event.type == ENDED:
-                await self._rate(conn, event)
-            await save_position(conn, NAME, event.cursor)
+        await self._rate(conn, event)
 
     async def _rate(self, conn: Any, event: StoredEvent) -> None:
         first = await self._store.read_stream(event.stream_id, limit=1)
         created = codec.decode_payload("", first[0].type, first[0].payload)
         assert isinstance(created, MatchCreated)
-        ended = codec.decode_payload(created.game, ENDED, event.payload)
-        assert isinstance(ended, MatchEnded)
-        if not is_rated(created):
-            return
-        keys = [seat_key(s) for s in created.seats]
-        names = {seat_key(s): s.player_name for s in created.seats}
-        current = await _load(conn, created.game, keys)
-        teams = teams_of(created)
-        rank = {s.seat: s.rank for s in ended.standings}
-        rated = MODEL.rate(
-            [[current[keys[seat]] for seat in team] for team in teams],
-            ranks=[min(rank[seat] for seat in team) for team in teams],
+        if created.game == "doppelkopf":  # every scored game is rated: the whole stream
+            stored = await self._store.read_stream(event.stream_id)
+            events = [codec.decode_payload(created.game, s.type, s.payload) for s in stored]
+        else:
+            events = [created, codec.decode_payload(created.game, event.type, event.payload)]
+        league = bool(
+            await conn.fetchval(
+                "SELECT true FROM rating_league_matches WHERE match_id = $1", created.match_id
+            )
         )
+        games = rated_games(created, events, league)
+        if not games:
+            return
+        names = {seat_key(s): s.player_name for s in created.seats}
+        counted: set[str] = set()  # `matches` counts a match once (Doppelkopf: many games)
+        for rated in games:
+            await self._update(conn, created.game, created.match_id, rated, names, event, counted)
+        log.info("ratings.updated", match_id=created.match_id, game=created.game)
+
+    async def _update(
+        self,
+        conn: Any,
+        game: str,
+        match_id: str,
+        rated: RatedGame,
+        names: dict[str, str],
+        event: StoredEvent,
+        counted: set[str],
+    ) -> None:
+        keys = [key for team in rated.teams for key in team]
+        current = await _load(conn, game, keys)
+        teams = [[current[key] for key in team] for team in rated.teams]
+        new = model(game).rate(teams, ranks=list(rated.ranks))
         updates = {
-            keys[seat]: rating
-            for team, new in zip(teams, rated, strict=True)
-            for seat, rating in zip(team, new, strict=True)
+            key: rating
+            for team, ratings in zip(rated.teams, new, strict=True)
+            for key, rating in zip(team, ratings, strict=True)
         }
+        rows = [
+            (key, game, r.mu, r.sigma, names[key], int(key not in counted))
+            for key, r in sorted(updates.items())
+        ]
+        counted.update(updates)
         await conn.executemany(
             "INSERT INTO ratings (player, game, mu, sigma, matches, name)"
-            " VALUES ($1,$2,$3,$4,1,$5)"
+            " VALUES ($1,$2,$3,$4,$6,$5)"
             " ON CONFLICT (player, game) DO UPDATE SET mu = excluded.mu,"
-            " sigma = excluded.sigma, matches = ratings.matches + 1, name = excluded.name",
-            [(key, created.game, r.mu, r.sigma, names[key]) for key, r in sorted(updates.items())],
+            " sigma = excluded.sigma, matches = ratings.matches + excluded.matches,"
+            " name = excluded.name",
+            rows,
         )
-        log.info("ratings.updated", match_id=created.match_id, game=created.game)
+        await conn.executemany(
+            "INSERT INTO rating_history (player, game, match_id, game_no, mu, sigma, recorded_at)"
+            " VALUES ($1,$2,$3,$4,$5,$6,$7) ON CONFLICT DO NOTHING",
+            [
+                (key, game, match_id, rated.game_no, mu, sigma, event.recorded_at)
+                for key, _, mu, sigma, _, _ in rows
+            ],
+        )
 
 
 async def _load(conn: Any, game: str, keys: Sequence[str]) -> dict[str, Any]:
@@ -151,9 +141,10 @@ async def _load(conn: Any, game: str, keys: Sequence[str]) -> dict[str, Any]:
         list(set(keys)),
     )
     found = {
-        r["player"]: MODEL.rating(mu=r["mu"], sigma=r["sigma"], name=r["player"]) for r in rows
+        r["player"]: model(game).rating(mu=r["mu"], sigma=r["sigma"], name=r["player"])
+        for r in rows
     }
-    return {key: found.get(key) or MODEL.rating(name=key) for key in keys}
+    return {key: found.get(key) or model(game).rating(name=key) for key in keys}
 
 
 MAX_LADDER = 500
@@ -176,6 +167,7 @@ def rating_pb(row: Any) -> scoring_pb2.Rating:
         sigma=row["sigma"],
         ordinal=row["mu"] - 3 * row["sigma"],
         matches=row["matches"],
+        provisional=row["sigma"] > PROVISIONAL_SIGMA,
     )
 
 

@@ -28,3 +28,83 @@ CREATE TABLE IF NOT EXISTS ratings (
 ALTER TABLE ratings ADD COLUMN IF NOT EXISTS name text NOT NULL DEFAULT '';
 ALTER TABLE match_standings ADD COLUMN IF NOT EXISTS account_id text NOT NULL DEFAULT '';
 CREATE INDEX IF NOT EXISTS match_standings_account ON match_standings (account_id, game);
+-- Every rating update (a match, or a Doppelkopf game), and the matches that are league
+-- matches (from league.RoundOpened): both belong to the ratings projection.
+CREATE TABLE IF NOT EXISTS rating_history (
+    player text NOT NULL,
+    game text NOT NULL,
+    match_id text NOT NULL,
+    game_no integer NOT NULL,
+    mu double precision NOT NULL,
+    sigma double precision NOT NULL,
+    recorded_at timestamptz NOT NULL,
+    PRIMARY KEY (player, game, match_id, game_no)
+);
+CREATE TABLE IF NOT EXISTS rating_league_matches (match_id text PRIMARY KEY);
+-- Statistics: one row per finished match and seated account, its counters beside it.
+CREATE TABLE IF NOT EXISTS player_matches (
+    match_id text NOT NULL,
+    seat integer NOT NULL,
+    account_id text NOT NULL,
+    name text NOT NULL,
+    game text NOT NULL,
+    score bigint NOT NULL,
+    rank integer NOT NULL,
+    players integer NOT NULL,
+    ended_at timestamptz NOT NULL,
+    projected_at timestamptz NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE INDEX IF NOT EXISTS player_matches_account ON player_matches (account_id, game, ended_at DESC);
+CREATE TABLE IF NOT EXISTS player_match_counters (
+    match_id text NOT NULL,
+    seat integer NOT NULL,
+    account_id text NOT NULL,
+    game text NOT NULL,
+    key text NOT NULL,
+    value bigint NOT NULL,
+    PRIMARY KEY (match_id, seat, key)
+);
+CREATE INDEX IF NOT EXISTS player_match_counters_account ON player_match_counters (account_id, game);
+-- League standings: per season, division and round (after_round 0: every result so far).
+CREATE TABLE IF NOT EXISTS league_seasons (
+    league_id text NOT NULL,
+    season integer NOT NULL,
+    name text NOT NULL,
+    game text NOT NULL,
+    divisions text[] NOT NULL,
+    tie_breaks text[] NOT NULL,
+    rounds integer[] NOT NULL,
+    open_rounds integer[] NOT NULL,
+    ended boolean NOT NULL,
+    moves jsonb NOT NULL,
+    options jsonb NOT NULL,
+    PRIMARY KEY (league_id, season)
+);
+CREATE TABLE IF NOT EXISTS league_standings (
+    league_id text NOT NULL,
+    season integer NOT NULL,
+    division text NOT NULL,
+    after_round integer NOT NULL,
+    rank integer NOT NULL,
+    entrant text NOT NULL,
+    name text NOT NULL,
+    points double precision NOT NULL,
+    columns jsonb NOT NULL,
+    played integer NOT NULL,
+    byes integer NOT NULL,
+    absences integer NOT NULL,
+    withdrawn boolean NOT NULL,
+    rounds text[] NOT NULL,
+    projected_at timestamptz NOT NULL,
+    PRIMARY KEY (league_id, season, division, after_round, rank)
+);
+-- When the live projectors applied each event they want (lag figures; not a projection).
+CREATE TABLE IF NOT EXISTS projection_applied (
+    name text NOT NULL,
+    stream_id text NOT NULL,
+    version integer NOT NULL,
+    recorded_at timestamptz NOT NULL,
+    applied_at timestamptz NOT NULL,
+    PRIMARY KEY (name, stream_id, version)
+);

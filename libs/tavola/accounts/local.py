@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 import asyncpg
@@ -14,6 +15,8 @@ from tavola.accounts.directory import AccountDirectory, DirectoryPorts
 from tavola.accounts.model import AccountState, Kind
 from tavola.eventlog.migrate import migrate
 from tavola.eventlog.postgres import PostgresEventStore
+
+Work = Callable[[AccountDirectory], Awaitable[tuple[AccountState, str]]]
 
 
 def directory_over(pool: asyncpg.Pool) -> AccountDirectory:
@@ -28,28 +31,30 @@ def directory_over(pool: asyncpg.Pool) -> AccountDirectory:
     )
 
 
-async def ensure_account(
-    database_url: str, name: str, kind: Kind, label: str
-) -> tuple[AccountState, str]:
-    """The account ``name`` of ``kind`` (created if missing) and a new token for it."""
+async def _with_directory(database_url: str, work: Work) -> tuple[AccountState, str]:
     pool = await asyncpg.create_pool(database_url, min_size=1, max_size=2)
     assert pool is not None
     try:
         await migrate(pool)
-        return await directory_over(pool).ensure(name, kind, label)
+        return await work(directory_over(pool))
     finally:
         await pool.close()
+
+
+async def ensure_account(
+    database_url: str, name: str, kind: Kind, label: str
+) -> tuple[AccountState, str]:
+    """The account ``name`` of ``kind`` (created if missing) and a new token for it."""
+    return await _with_directory(database_url, lambda d: d.ensure(name, kind, label))
 
 
 async def create_account(
     database_url: str, name: str, kind: Kind, label: str
 ) -> tuple[AccountState, str]:
     """A new account (refused when the name is taken) and its first token."""
-    pool = await asyncpg.create_pool(database_url, min_size=1, max_size=2)
-    assert pool is not None
-    try:
-        await migrate(pool)
-        account, text, _ = await directory_over(pool).create(name, kind, label=label)
+
+    async def create(directory: AccountDirectory) -> tuple[AccountState, str]:
+        account, text, _ = await directory.create(name, kind, label=label)
         return account, text
-    finally:
-        await pool.close()
+
+    return await _with_directory(database_url, create)

@@ -36,7 +36,10 @@ HOST = "host"
 REFEREE = "referee"
 READ = "read"
 ADMIN = "admin"
-SCOPES = (PLAY, BOT, HOST, REFEREE, READ, ADMIN)
+# a relay's own credential (the web gateway): its calls may name the client's address,
+# which the edge then counts for the per-address limits (docs/security.md)
+GATEWAY = "gateway"
+SCOPES = (PLAY, BOT, HOST, REFEREE, READ, ADMIN, GATEWAY)
 
 KIND_SCOPES: dict[Kind, frozenset[str]] = {
     Kind.PLAYER: frozenset({PLAY, READ}),
@@ -47,6 +50,7 @@ KIND_SCOPES: dict[Kind, frozenset[str]] = {
 }
 
 KIND_NAMES = {kind: kind.name.lower() for kind in Kind}
+EXPLICIT_ONLY = frozenset({GATEWAY})  # never in a token unless asked for by name
 
 
 def kind_named(name: str) -> Kind:
@@ -267,7 +271,7 @@ def granted_scopes(
     than the kind allows nor than ``ceiling`` (the issuing token's own, for self-service).
     Raises ValueError naming an unknown or disallowed scope."""
     allowed = KIND_SCOPES[kind] if ceiling is None else KIND_SCOPES[kind] & ceiling
-    wanted = frozenset(asked) if asked else allowed
+    wanted = frozenset(asked) if asked else allowed - EXPLICIT_ONLY
     for scope in sorted(wanted):
         if scope not in SCOPES or scope not in allowed:
             raise ValueError(scope)

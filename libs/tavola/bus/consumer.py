@@ -1,11 +1,17 @@
 """Durable JetStream consumers in a queue group: each event reaches one instance of a
 service (the group names both the durable consumer and the queue), at least once; handlers
 are idempotent. A handler error naks the message so it is redelivered (after a delay),
-never silently dropped."""
+never silently dropped.
+
+NATS hands a subscription's messages to its callback one at a time. With ``ordered_by``
+(a key per event, e.g. its match) events of one key are still handled in order, one at a
+time, but different keys concurrently — each message acknowledged once handled, at most
+``max_ack_pending`` of them in flight."""
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 from collections.abc import Awaitable, Callable
 
@@ -29,14 +35,10 @@ async def subscribe_events(
     *,
     ack_wait: float = 30.0,
     redelivery_delay: float = 1.0,
+    ordered_by: Callable[[events_pb2.EventEnvelope], str] | None = None,
+    max_ack_pending: int = 1000,
 ) -> JetStreamContext.PushSubscription:
-    async def on_message(msg: Msg) -> None:
-        try:
-            envelope = events_pb2.EventEnvelope.FromString(msg.data)
-        except Exception:
-            log.error("bus.undecodable", subject=msg.subject)
-            await msg.term()
-            return
+    async def handle(envelope: events_pb2.EventEnvelope, msg: Msg) -> None:
         try:
             await handler(envelope, msg)
         except Exception:
@@ -50,17 +52,61 @@ async def subscribe_events(
             return
         await msg.ack()
 
+    lanes = _Lanes(handle) if ordered_by is not None else None
+
+    async def on_message(msg: Msg) -> None:
+        try:
+            envelope = events_pb2.EventEnvelope.FromString(msg.data)
+        except Exception:
+            log.error("bus.undecodable", subject=msg.subject)
+            await msg.term()
+            return
+        if lanes is None or ordered_by is None:
+            await handle(envelope, msg)
+        else:
+            lanes.put(ordered_by(envelope), envelope, msg)
+
     config = ConsumerConfig(
         durable_name=group,
         deliver_group=group,
         ack_policy=AckPolicy.EXPLICIT,
         deliver_policy=DeliverPolicy.ALL,
         ack_wait=ack_wait,
-        max_ack_pending=1000,
+        max_ack_pending=max_ack_pending,
     )
     return await js.subscribe(
         subject, queue=group, durable=group, cb=on_message, manual_ack=True, config=config
     )
+
+
+class _Lanes:
+    """One queue and one worker task per key while it has work: in order within a key,
+    concurrent across keys."""
+
+    def __init__(self, handle: Callable[[events_pb2.EventEnvelope, Msg], Awaitable[None]]) -> None:
+        self._handle = handle
+        self._queues: dict[str, collections.deque[tuple[events_pb2.EventEnvelope, Msg]]] = {}
+        self._workers: set[asyncio.Task[None]] = set()
+
+    def put(self, key: str, envelope: events_pb2.EventEnvelope, msg: Msg) -> None:
+        queue = self._queues.get(key)
+        if queue is not None:
+            queue.append((envelope, msg))
+            return
+        self._queues[key] = collections.deque([(envelope, msg)])
+        worker = asyncio.create_task(self._work(key))
+        self._workers.add(worker)
+        worker.add_done_callback(self._workers.discard)
+
+    async def _work(self, key: str) -> None:
+        queue = self._queues[key]
+        try:
+            while queue:
+                envelope, msg = queue[0]
+                await self._handle(envelope, msg)
+                queue.popleft()
+        finally:
+            del self._queues[key]  # a later message of the key starts a new worker
 
 
 CONSUMER_PENDING = Gauge(

@@ -2,13 +2,17 @@
 
 It tails the log's global order from its saved cursor (``tracking`` row ``relay``),
 publishes each event on its subject (``<ns>.events.<category>.<id>.<type>``) with
-``Nats-Msg-Id`` = event id (JetStream drops duplicates within its window; consumers are
-idempotent anyway), and saves the cursor only after the broker acknowledged the whole
-batch. Events are published **as a spectator sees them**: a private event (a dealt hand,
-a token's hash) keeps its place, type and cause but not its payload, so nothing hidden
-ever crosses the bus. A move committed while NATS or Postgres is down is published when
-both are back: the relay waits with a capped back-off and never exits on an outage.
-Several engines may run a relay: an advisory lock elects one.
+``Nats-Msg-Id`` = event id — a whole batch published at once, then one wait for all the
+broker's acknowledgements — and moves on only once every one was acknowledged. It saves
+its cursor every ``save_every`` events or ``save_interval`` seconds (and when it stops),
+not after every batch: after a crash it publishes again what came after the saved cursor,
+at most a second's worth, which JetStream drops as duplicates (same Msg-Id, well within
+its duplicate window); consumers are idempotent anyway. Events are published **as a
+spectator sees them**: a private event (a dealt hand, a token's hash) keeps its place,
+type and cause but not its payload, so nothing hidden ever crosses the bus. A move
+committed while NATS or Postgres is down is published when both are back: the relay waits
+with a capped back-off and never exits on an outage. Several engines may run a relay: an
+advisory lock (held on a connection of its own) elects one.
 """
 
 from __future__ import annotations
@@ -48,7 +52,11 @@ class Relay:
         name: str = "relay",
         batch_size: int = 500,
         poll_interval: float = 0.25,
+        save_every: int = 1000,
+        save_interval: float = 1.0,
     ) -> None:
+        if save_interval * 10 > subjects.DUPLICATE_WINDOW_SECONDS:
+            raise ValueError("save the cursor well within JetStream's duplicate window")
         self._pool = pool
         self._store = store
         self._js = js
@@ -56,8 +64,11 @@ class Relay:
         self._name = name
         self._batch = batch_size
         self._poll = poll_interval
+        self._save_every = save_every
+        self._save_interval = save_interval
         self._wakeup = asyncio.Event()
         self.published = 0
+        self.saves = 0
         self.healthy = True
 
     def poke(self) -> None:
@@ -83,33 +94,48 @@ class Relay:
                 delay = min(delay * 2, MAX_BACKOFF)
 
     async def _lead(self, stop: asyncio.Event) -> None:
-        async with self._pool.acquire() as lock_conn:
+        lock_conn = await self._pool.acquire()
+        try:
             while not await lock_conn.fetchval("SELECT pg_try_advisory_lock($1)", RELAY_LOCK_KEY):
                 self.healthy = True  # another engine leads
                 if await _wait(stop, 1.0):
                     return
             log.info("relay.leader")
             RELAY_LEADER.set(1)
-            try:
-                await self._loop(stop)
-            finally:
-                RELAY_LEADER.set(0)
-                with contextlib.suppress(Exception):
-                    await lock_conn.execute("SELECT pg_advisory_unlock($1)", RELAY_LOCK_KEY)
+            await self._loop(stop)
+        finally:
+            RELAY_LEADER.set(0)
+            try:  # the pool does not reset its connections: leave no lock behind
+                await lock_conn.execute("SELECT pg_advisory_unlock_all()")
+                await self._pool.release(lock_conn)
+            except Exception:
+                lock_conn.terminate()
+                await self._pool.release(lock_conn)
 
     async def _loop(self, stop: asyncio.Event) -> None:
-        cursor = await load_position(self._pool, self._name)
+        cursor = saved = await load_position(self._pool, self._name)
         self.healthy = True
-        while not stop.is_set():
-            self._wakeup.clear()
-            events = await self._store.read_all(cursor, self._batch)
-            if not events:
-                await _wait_any(stop, self._wakeup, self._poll)
-                continue
-            if not await self._publish(events, stop):
-                return
-            cursor = events[-1].cursor
-            await self._save(cursor)
+        loop = asyncio.get_running_loop()
+        unsaved, last_save = 0, loop.time()
+        try:
+            while not stop.is_set():
+                self._wakeup.clear()
+                events = await self._store.read_all(cursor, self._batch)
+                if events:
+                    if not await self._publish(events, stop):
+                        return
+                    cursor = events[-1].cursor
+                    unsaved += len(events)
+                due = unsaved >= self._save_every or loop.time() - last_save >= self._save_interval
+                if cursor != saved and due:
+                    await self._save(cursor)
+                    saved, unsaved, last_save = cursor, 0, loop.time()
+                if not events or len(events) < self._batch:
+                    await _wait_any(stop, self._wakeup, min(self._poll, self._save_interval))
+        finally:
+            if cursor != saved:  # stopping (not crashing): nothing to publish again
+                with contextlib.suppress(Exception):
+                    await self._save(cursor)
 
     async def _publish(self, events: list[StoredEvent], stop: asyncio.Event) -> bool:
         """Publish a batch until every event is acknowledged; False if asked to stop."""
@@ -146,6 +172,7 @@ class Relay:
     async def _save(self, cursor: Cursor) -> None:
         async with self._pool.acquire() as conn, conn.transaction():
             await save_position(conn, self._name, cursor)
+        self.saves += 1
 
 
 async def _wait(stop: asyncio.Event, seconds: float) -> bool:

@@ -14,6 +14,7 @@ traceback logged), a dependency that is down UNAVAILABLE — never the exception
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -80,20 +81,83 @@ def principal_from_pb(message: internal_pb2.Principal) -> Principal | None:
     )
 
 
+class NobodyServes(Exception):
+    """No one subscribes to the subject (``call(..., absent_ok=True)``)."""
+
+
+class _Concurrently:
+    """Runs each request in its own task (NATS hands a subscription's messages to its
+    callback one at a time), at most ``limit`` at once."""
+
+    def __init__(self, limit: int) -> None:
+        self._slots = asyncio.Semaphore(limit)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self, work: Callable[[], Awaitable[None]]) -> None:
+        await self._slots.acquire()
+
+        async def run() -> None:
+            try:
+                await work()
+            finally:
+                self._slots.release()
+
+        task = asyncio.create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
 async def serve(
-    nc: NATS, prefix: str, queue: str, methods: Mapping[str, Method]
+    nc: NATS,
+    prefix: str,
+    queue: str,
+    methods: Mapping[str, Method],
+    *,
+    concurrent: int = 0,
 ) -> list[Subscription]:
-    """Answer ``prefix.<Method>`` requests in a queue group (scaled out by NATS)."""
+    """Answer ``prefix.<Method>`` requests in a queue group (scaled out by NATS); with
+    ``concurrent``, up to that many at once (else one after another, in arrival order)."""
+    runner = _Concurrently(concurrent) if concurrent else None
     subs = []
     for name, method in methods.items():
 
         async def on_request(msg: Msg, name: str = name, method: Method = method) -> None:
-            reply = await _handle(msg, name, method)
-            if msg.reply:
-                await msg.respond(reply.SerializeToString())
+            async def answer() -> None:
+                reply = await _handle(msg, name, method)
+                if msg.reply:
+                    await msg.respond(reply.SerializeToString())
+
+            if runner is None:
+                await answer()
+            else:
+                await runner.start(answer)
 
         subs.append(await nc.subscribe(f"{prefix}.{name}", queue=queue, cb=on_request))
     return subs
+
+
+async def serve_prefix(
+    nc: NATS, prefix: str, queue: str, methods: Mapping[str, Method], *, concurrent: int = 256
+) -> Subscription:
+    """Like ``serve`` with one subscription (``prefix.*``) for every method: for subjects
+    subscribed and dropped often (an engine's partitions). An unknown method is refused."""
+    runner = _Concurrently(concurrent)
+
+    async def on_request(msg: Msg) -> None:
+        name = msg.subject.rsplit(".", 1)[-1]
+        method = methods.get(name)
+
+        async def answer() -> None:
+            if method is None:
+                reply = _error_reply(errors.invalid("request.invalid", field="method"))
+            else:
+                reply = await _handle(msg, name, method)
+            if msg.reply:
+                await msg.respond(reply.SerializeToString())
+
+        await runner.start(answer)
+
+    return await nc.subscribe(f"{prefix}.*", queue=queue, cb=on_request)
 
 
 async def _handle(msg: Msg, name: str, method: Method) -> internal_pb2.BusReply:
@@ -154,9 +218,11 @@ async def call(
     locale: str = "",
     timeout: float = 10.0,
     service: str = "",
+    absent_ok: bool = False,
 ) -> M:
     """Call a method over NATS; raises ServiceError with the remote status on failure,
-    UNAVAILABLE when no instance answers (``service`` names it in the reason)."""
+    UNAVAILABLE when no instance answers (``service`` names it in the reason) — or, with
+    ``absent_ok``, ``NobodyServes`` when no one subscribes (the caller has a fallback)."""
     envelope = internal_pb2.BusRequest(body=request.SerializeToString(), locale=locale)
     if principal is not None:
         envelope.principal.CopyFrom(principal_to_pb(principal))
@@ -164,6 +230,8 @@ async def call(
     try:
         msg = await nc.request(f"{prefix}.{method}", envelope.SerializeToString(), timeout=timeout)
     except nats.errors.NoRespondersError:
+        if absent_ok:
+            raise NobodyServes(f"{prefix}.{method}") from None
         raise errors.unavailable("service.unavailable", 1.0, service=who) from None
     except (nats.errors.TimeoutError, TimeoutError):
         raise errors.unavailable("service.timeout", 1.0, service=who) from None

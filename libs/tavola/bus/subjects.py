@@ -6,9 +6,13 @@ platforms — a developer's, CI's test runs — can share one NATS server withou
 Committed events travel on ``<ns>.events.<category>.<id>.<type>`` (``type`` is the event's
 qualified type, e.g. ``fan-tan.CardPlayed`` — two tokens), redacted as a spectator sees
 them: no hidden payload ever crosses the bus. Requests to the engine arrive on a subject
-per calling service (``<ns>.rpc.engine.<caller>.<Method>``), so the caller is known from
-the NATS user allowed to publish there; each service reads replies on its own inbox
-prefix (``_INBOX_<service>``), which no other user may subscribe to.
+per calling service (``<ns>.rpc.engine.<caller>.<Method>``, or ``...<caller>.p<N>.<Method>``
+to reach the engine holding partition N directly), so the caller is known from the NATS
+user allowed to publish there; each service reads replies on its own inbox prefix
+(``_INBOX_<service>``), which no other user may subscribe to. Engines forward public calls
+to a partition's writer on ``<ns>.rpc.engine.shard.p<N>.<Method>`` (only the engine's user
+may publish there). A bot seat's events, redacted for it, are pushed on
+``<ns>.bots.seat.<match>.<seat>`` (only the bot service's user may read them).
 """
 
 from __future__ import annotations
@@ -65,11 +69,27 @@ class Subjects:
     def account_events_all(self) -> str:
         return f"{self.events_prefix}.account.>"
 
-    def engine_rpc(self, caller: str) -> str:
-        """Requests to the engine from ``caller`` (one of ``CALLERS_OF_ENGINE``)."""
+    def engine_rpc(self, caller: str, partition: int | None = None) -> str:
+        """Requests to the engine from ``caller`` (one of ``CALLERS_OF_ENGINE``); with a
+        ``partition``, to the engine holding it (no one answers while no engine does)."""
         if caller not in CALLERS_OF_ENGINE:
             raise ValueError(f"no engine calls from {caller!r}")
-        return f"{self.namespace}.rpc.engine.{caller}"
+        base = f"{self.namespace}.rpc.engine.{caller}"
+        return base if partition is None else f"{base}.p{partition}"
+
+    def engine_shard(self, partition: int) -> str:
+        """Public calls one engine forwards to the writer of ``partition`` (engines only)."""
+        return f"{self.namespace}.rpc.engine.shard.p{partition}"
+
+    def bot_seat(self, match_id: str, seat: int) -> str:
+        """A bot seat's own events and view, pushed by the engine to the bot service."""
+        if not match_id or any(c in match_id for c in " .*>"):
+            raise ValueError(f"unsuitable match id {match_id!r}")
+        return f"{self.namespace}.bots.seat.{match_id}.{seat}"
+
+    @property
+    def bot_seats_all(self) -> str:
+        return f"{self.namespace}.bots.seat.>"
 
     @property
     def lobby_rpc(self) -> str:
@@ -83,6 +103,17 @@ class Subjects:
     @property
     def scoring_rpc(self) -> str:
         return f"{self.namespace}.rpc.scoring"
+
+    @property
+    def league_rpc(self) -> str:
+        """LeagueService's management calls, answered by the lobby."""
+        return f"{self.namespace}.rpc.league"
+
+    @property
+    def league_scoring_rpc(self) -> str:
+        """LeagueService's standings, exports, statistics and histories, answered by the
+        scoring service (under its own subjects: only the engine may publish there)."""
+        return f"{self.scoring_rpc}.league"
 
     def stream_subjects(self, stream_id: str) -> str:
         """Every event of one stream: ``match-<id>`` -> ``<ns>.events.match.<id>.>``."""

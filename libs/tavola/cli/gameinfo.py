@@ -12,18 +12,10 @@ import grpc
 from tavola.cli.client import Client
 from tavola.cli.errors import CliError, reason_of
 from tavola.cli.texts import t
-from tavola.match.events import option_text
-from tavola.protocol import events as codec
+from tavola.protocol.games import game_info
 from tavola.rules import registry
-from tavola.rules.errors import Reason
-from tavola.rules.messages import render
 from tavola.v1 import lobby_pb2
 
-KINDS = {
-    "int": lobby_pb2.OPTION_KIND_INT,
-    "bool": lobby_pb2.OPTION_KIND_BOOL,
-    "choice": lobby_pb2.OPTION_KIND_CHOICE,
-}
 LIST_TIMEOUT = 5.0
 
 
@@ -34,41 +26,7 @@ def remote_games(client: Client, locale: str) -> list[lobby_pb2.GameInfo]:
 
 def local_games(locale: str) -> list[lobby_pb2.GameInfo]:
     """The registry's games as ``ListGames`` describes them (the lobby's mapping)."""
-    out = []
-    for game in registry.all_games():
-        info = game.info
-        options = [
-            lobby_pb2.OptionSpec(
-                name=o.name,
-                kind=KINDS[o.kind],
-                default_value=option_text(o.default),
-                choices=list(o.choices),
-                minimum=o.minimum or 0,
-                maximum=o.maximum or 0,
-                house_rule=o.house_rule,
-                description=codec.reason_to_pb(
-                    Reason(o.description), render(Reason(o.description), locale)
-                ),
-            )
-            for o in info.options
-        ]
-        presets = [
-            lobby_pb2.Preset(name=n, options={k: option_text(v) for k, v in p.items()})
-            for n, p in info.presets.items()
-        ]
-        out.append(
-            lobby_pb2.GameInfo(
-                name=info.name,
-                title=info.title,
-                min_players=info.min_players,
-                max_players=info.max_players,
-                rules_version=info.rules_version,
-                options=options,
-                presets=presets,
-                lower_score_wins=info.lower_score_wins,
-            )
-        )
-    return out
+    return [game_info(game, locale) for game in registry.all_games()]
 
 
 def games_or_local(client: Client | None, locale: str) -> tuple[list[lobby_pb2.GameInfo], bool]:

@@ -83,6 +83,9 @@ def parser(locale: str = "en") -> Parser:
     from tavola.cli import accounts  # account, whoami, tables (their own module)
 
     accounts.register(sub)
+    from tavola.cli import league  # tavola league … (its own module)
+
+    league.register(sub)
     return top
 
 
@@ -141,6 +144,10 @@ def run(args: argparse.Namespace) -> int:
         from tavola.cli.matches import matches
 
         return matches(args)
+    if command == "league":
+        from tavola.cli import league
+
+        return league.run(args)
     if command in ("account", "whoami", "tables"):
         from tavola.cli import accounts
 

@@ -1,6 +1,9 @@
-"""Running the four services as separate processes on one machine.
+"""Running the services as separate processes on one machine.
 
 Used by ``tavola up`` and by the end-to-end tests (which also kill and restart processes).
+The web gateway starts last, once the API answers: it gets its own credential, a token of
+the platform's admin with only the ``gateway`` scope, issued for this run and revoked when
+the platform stops.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -18,7 +23,8 @@ from typing import IO
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-SERVICES = ("engine", "lobby", "scoring", "bots")
+SERVICES = ("engine", "lobby", "scoring", "bots", "gateway")
+GATEWAY = "gateway"
 
 
 def free_port() -> int:
@@ -40,14 +46,27 @@ class Platform:
     token: str = ""  # a token of the platform, to check that every hop answers
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     metrics_ports: dict[str, int] = field(default_factory=dict)
+    web_port: int = 0  # the gateway's HTTP port (0: a free one)
+    web_host: str = "127.0.0.1"
+    gateway_env: dict[str, str] = field(default_factory=dict)  # the gateway's alone
+    gateway_token: str = ""  # issued by start_all when not given
+    _gateway_token_id: str = ""
 
     def __post_init__(self) -> None:
         if not self.grpc_port:
             self.grpc_port = free_port()
+        if not self.web_port:
+            self.web_port = free_port()
 
     @property
     def address(self) -> str:
         return f"127.0.0.1:{self.grpc_port}"
+
+    @property
+    def web_url(self) -> str:
+        """Where browsers open the web table."""
+        host = f"[{self.web_host}]" if ":" in self.web_host else self.web_host
+        return f"http://{host}:{self.web_port}/"
 
     def env(self, service: str = "") -> dict[str, str]:
         """The environment of a service: its own NATS user's URL when known."""
@@ -76,6 +95,8 @@ class Platform:
             raise ValueError(f"no service {name!r}")
         key = f"{name}-{replica}" if replica else name
         env = self.env(name)
+        if name == GATEWAY:
+            env.update(self._gateway_settings())
         env["TAVOLA_METRICS_PORT"] = str(self.metrics_ports.setdefault(key, free_port()))
         env.setdefault("GRPC_VERBOSITY", "ERROR")  # the C core writes plain text to stderr
         out: int | IO[bytes] = subprocess.DEVNULL
@@ -109,8 +130,24 @@ class Platform:
         self.start("engine")
         wait_healthy(self.address, timeout, self.processes["engine"])
         for name in SERVICES[1:]:
-            self.start(name)
+            if name != GATEWAY:
+                self.start(name)
         wait_ready(self.address, timeout, self.token)
+        if self.token or self.gateway_token:  # without a credential, no gateway
+            self.start(GATEWAY)
+            wait_web(self.web_url, timeout, self.processes[GATEWAY])
+
+    def _gateway_settings(self) -> dict[str, str]:
+        """The gateway's address and credential (issued once, on its first start)."""
+        if not self.gateway_token and self.token:
+            self.gateway_token, self._gateway_token_id = issue_gateway_token(
+                self.address, self.token
+            )
+        return {
+            "TAVOLA_WEB_ADDRESS": f"{self.web_host}:{self.web_port}",
+            "TAVOLA_GATEWAY_TOKEN": self.gateway_token,
+            **self.gateway_env,
+        }
 
     def kill(self, name: str) -> None:
         """SIGKILL a service (a crash, for fault tests)."""
@@ -118,10 +155,19 @@ class Platform:
         process.kill()
         process.wait()
 
+    def pause(self, name: str) -> None:
+        """SIGSTOP an instance (frozen, as by a stalled machine; for fault tests)."""
+        self.processes[name].send_signal(signal.SIGSTOP)
+
+    def resume(self, name: str) -> None:
+        """SIGCONT an instance that ``pause`` froze."""
+        self.processes[name].send_signal(signal.SIGCONT)
+
     def stop(self, name: str, timeout: float = 10.0) -> None:
         process = self.processes.pop(name, None)
         if process is None or process.poll() is not None:
             return
+        process.send_signal(signal.SIGCONT)  # a paused instance could not act on SIGTERM
         process.send_signal(signal.SIGTERM)
         try:
             process.wait(timeout)
@@ -130,10 +176,15 @@ class Platform:
             process.wait()
 
     def stop_all(self) -> None:
-        """Stop every instance, the engine last."""
+        """Stop every instance, the engine last (the gateway first, and its credential
+        revoked while the engine still answers)."""
         rank = {name: i for i, name in enumerate(SERVICES)}
         for key in sorted(self.processes, key=lambda k: rank[k.split("-")[0]], reverse=True):
             self.stop(key)
+            if key == GATEWAY and self._gateway_token_id:
+                revoke_token(self.address, self.token, self._gateway_token_id)
+                self._gateway_token_id = ""
+                self.gateway_token = ""
 
     def dead(self) -> list[str]:
         return [n for n, p in self.processes.items() if p.poll() is not None]
@@ -179,6 +230,50 @@ def wait_ready(address: str, timeout: float, token: str = "") -> None:
             last = error
             time.sleep(0.3)
     raise TimeoutError(f"the lobby did not answer through {address}: {last}")
+
+
+def issue_gateway_token(address: str, token: str) -> tuple[str, str]:
+    """A token of ``token``'s account with only the gateway scope: (text, token id)."""
+    from tavola.v1 import account_pb2, account_pb2_grpc
+
+    with grpc.insecure_channel(address) as channel:
+        issued = account_pb2_grpc.AccountServiceStub(channel).IssueToken(
+            account_pb2.IssueTokenRequest(scopes=["gateway"], label="web gateway"),
+            timeout=10.0,
+            metadata=(("authorization", f"Bearer {token}"),),
+        )
+    return issued.token, issued.info.token_id
+
+
+def revoke_token(address: str, token: str, token_id: str) -> None:
+    """Revoke one of ``token``'s account's tokens; a platform already gone is no error."""
+    from tavola.v1 import account_pb2, account_pb2_grpc
+
+    try:
+        with grpc.insecure_channel(address) as channel:
+            account_pb2_grpc.AccountServiceStub(channel).RevokeToken(
+                account_pb2.RevokeTokenRequest(token_id=token_id),
+                timeout=5.0,
+                metadata=(("authorization", f"Bearer {token}"),),
+            )
+    except grpc.RpcError:
+        pass
+
+
+def wait_web(url: str, timeout: float, process: subprocess.Popen[bytes] | None = None) -> None:
+    """Wait until the gateway answers its health check at ``url``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"the gateway exited with code {process.returncode} while starting")
+        try:
+            with urllib.request.urlopen(url + "healthz", timeout=1.0) as answer:
+                if answer.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.2)
+    raise TimeoutError(f"no gateway at {url} after {timeout:.0f} s")
 
 
 async def ensure_platform_database(server_or_db_url: str, name: str = "tavola") -> str:

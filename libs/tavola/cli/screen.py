@@ -200,6 +200,8 @@ def _seat_rows(screen: Screen, ctx: Ctx, parts: Parts, left: dict[int, float]) -
         cells = list(parts.seats.get(seat, []))
         if generic_cells and standing is not None:
             cells.append(Text(t("col.score", ctx.locale) + f" {standing.score}"))
+        if seat in screen.view.away:  # the seat's client is gone: timers play for it
+            cells.append(Text(t("col.away", ctx.locale), style="yellow"))
         head = Text("▶ " if seat in ctx.to_act else "  ", style="bold green")
         head.append(f"{seat} ", style="dim")
         head.append(name[:22], style="bold" if seat == ctx.me else "")

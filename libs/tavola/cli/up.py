@@ -7,6 +7,11 @@ who holds it, never a silent switch (``--port 0`` picks a free one on purpose). 
 gets an admin account and a token without any step: both are written, readable only by
 the user, to the data folder's ``run.json`` and the per-user state file every other
 ``tavola`` command reads, from any folder.
+
+The web table is served by the gateway at ``TAVOLA_WEB_ADDRESS`` (default
+``127.0.0.1:8080``; a busy port is an error too). Its printed sign-in link carries a secret
+made for this run: opened on this machine it signs the browser in as the local user
+(docs/web.md).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import getpass
 import json
 import os
 import re
+import secrets
 import signal
 import socket
 import time
@@ -32,9 +38,11 @@ from tavola.cli.client import (
 from tavola.cli.platform import Platform, ensure_platform_database, free_port
 from tavola.infra.errors import InfraError
 from tavola.infra.local import LocalInfra
+from tavola.infra.processes import is_alive
 
 RESTART_DELAY = 1.0
 DEFAULT_PORT = 50051
+DEFAULT_WEB_ADDRESS = "127.0.0.1:8080"
 
 
 class UpError(Exception):
@@ -64,6 +72,13 @@ def _up(port: int | None, data_dir: str, bot_instances: int, host: str) -> int:
     holder = _port_holder(host, port)
     if holder is not None:
         raise UpError(f"{host}:{port} is already in use{holder}; choose another with --port")
+    web_host, web_port = _web_address()
+    holder = _port_holder(web_host, web_port)
+    if holder is not None:
+        raise UpError(
+            f"{web_host}:{web_port} (the web table) is already in use{holder}; "
+            "choose another with TAVOLA_WEB_ADDRESS"
+        )
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     given_db = bool(os.environ.get("TAVOLA_DATABASE_URL"))
@@ -84,15 +99,26 @@ def _up(port: int | None, data_dir: str, bot_instances: int, host: str) -> int:
             log_dir=data / "logs",
             nats_urls=infra.nats_service_urls(),
             token=token,
+            web_port=web_port,
+            web_host=web_host,
         )
         platform.extra_env["TAVOLA_GRPC_ADDRESS"] = f"{host}:{port}"
+        sign_in = secrets.token_urlsafe(24) if _loopback(web_host) else ""
+        if sign_in:  # the local user's one-click sign-in (docs/web.md), this run only
+            platform.gateway_env.update(
+                {"TAVOLA_WEB_SIGN_IN_SECRET": sign_in, "TAVOLA_WEB_SIGN_IN_TOKEN": token}
+            )
         try:
-            platform.start_all()
+            try:
+                platform.start_all()
+            except (RuntimeError, TimeoutError) as error:
+                raise UpError(_start_failure(platform, data / "logs", error)) from None
             for replica in range(1, bot_instances):
                 platform.start("bots", replica)
             address = platform.address
             info = {
                 "address": address,
+                "web": platform.web_url,
                 "token": token,
                 "account": name,
                 "pid": os.getpid(),
@@ -103,6 +129,9 @@ def _up(port: int | None, data_dir: str, bot_instances: int, host: str) -> int:
             write_private(data / RUN_FILE, json.dumps(info, indent=2))
             state = write_platform_info(info)
             print(f"tavola is up. Clients connect to {address} (gRPC).", flush=True)
+            print(f"  the web table: {platform.web_url}", flush=True)
+            if sign_in:
+                print(f"  sign in there as you: {platform.web_url}#sign-in={sign_in}", flush=True)
             print(f"  you are {name} (admin); your token is kept in {state}", flush=True)
             print(f"  logs: {data / 'logs'}   stop: Ctrl-C", flush=True)
             print(
@@ -123,6 +152,16 @@ def _up(port: int | None, data_dir: str, bot_instances: int, host: str) -> int:
     return 0
 
 
+def _start_failure(platform: Platform, logs: Path, error: Exception) -> str:
+    """One line: which service did not come up, and where its output is."""
+    dead = [key for key, process in platform.processes.items() if process.poll() is not None]
+    if dead:
+        key = dead[0]
+        where = logs / f"{key}.stderr"
+        return f"the {key} service exited while starting; its output is in {where}"
+    return f"the platform did not become ready ({error}); the logs are in {logs}"
+
+
 def _listen_address(host: str, port: int | None) -> tuple[str, int]:
     """Host and port from the options, else ``TAVOLA_GRPC_ADDRESS``, else the default."""
     configured = os.environ.get("TAVOLA_GRPC_ADDRESS", "").strip()
@@ -135,27 +174,32 @@ def _listen_address(host: str, port: int | None) -> tuple[str, int]:
     return host, port
 
 
+def _web_address() -> tuple[str, int]:
+    """The gateway's host and port: ``TAVOLA_WEB_ADDRESS``, else ``127.0.0.1:8080``
+    (port 0: a free one)."""
+    configured = os.environ.get("TAVOLA_WEB_ADDRESS", "").strip() or DEFAULT_WEB_ADDRESS
+    host, _, port = configured.rpartition(":")
+    host = host.strip("[]")
+    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise UpError(f"TAVOLA_WEB_ADDRESS must be HOST:PORT, got {configured!r}")
+    return host, int(port) or free_port()
+
+
+def _loopback(host: str) -> bool:
+    return host in ("127.0.0.1", "localhost", "::1")
+
+
 def _refuse_second_run(data: Path) -> None:
     try:
         running = json.loads((data / RUN_FILE).read_text())
     except (OSError, ValueError):
         return
     pid = int(running.get("pid", 0))
-    if pid and _alive(pid):
+    if pid and is_alive(pid):
         raise UpError(
             f"tavola is already running from {data} (pid {pid}); "
             f"clients connect to {running.get('address', '?')}"
         )
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _port_holder(host: str, port: int) -> str | None:

@@ -1,61 +1,64 @@
 """The Postgres ``EventStore`` (asyncpg). Schema: ``migrations/``; design: docs/eventlog.md.
 
+An append is **one statement** (``append_sql.APPEND``): one round trip and one commit. The
+chain starts from the stream's committed head as this store knows it — a bounded cache of
+heads filled by its own committed appends and by what it reads; a head it does not know
+at the expected version is read first (one more round trip, no commit). With **group
+commit** (the default) the appends of many streams that arrive while a statement is in
+flight go together in the next one: one transaction, one fsync, each batch still
+all-or-nothing, each caller answered only after the commit.
+
 Concurrency: the primary key ``(stream_id, version)`` makes a second writer of version N
-fail; a unique violation is translated, after its transaction rolled back, into
+fail; a unique violation is translated, after the statement rolled back, into
 ``ConcurrencyConflict``, ``DuplicateCommand`` or ``DuplicateEventId`` by looking at what is
-committed now. A version conflict on a command whose id is by then recorded is answered as
-``DuplicateCommand`` too: a retry racing its own first attempt gets the first answer.
+committed now (a group that fails so is written again batch by batch, to tell whose it
+was). A version conflict on a command whose id is by then recorded is answered as
+``DuplicateCommand``: a retry racing its own first attempt gets the first answer.
 Global order: ``read_all`` returns only rows whose writing transaction is older than every
 transaction still running, ordered by ``(tx, position)``.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NoReturn
 from uuid import UUID
 
 import asyncpg
 
-from tavola.eventlog.chain import GENESIS_HASH
+from tavola.eventlog.append_sql import APPEND, COMMAND_ONLY, Batch, arguments, cursors
+from tavola.eventlog.chain import GENESIS_HASH, as_utc
 from tavola.eventlog.errors import (
     ConcurrencyConflict,
     DuplicateCommand,
     DuplicateEventId,
     EventLogError,
 )
+from tavola.eventlog.group_commit import GroupCommit
 from tavola.eventlog.model import (
     AppendResult,
     CommandRecord,
     Cursor,
     EventStore,
     NewEvent,
-    SealedEvent,
     StoredEvent,
     check_append_arguments,
     seal,
 )
 
-NOTIFY_CHANNEL = "tavola_eventlog_append"
-
-_INSERT_COLUMNS = (
+HEADS = 65_536  # stream heads remembered (LRU): ~150 bytes each
+_COLUMNS = (
     "stream_id, version, event_id, type, schema_version, rules_version, payload, audience, "
     "metadata, recorded_at, prev_hash, hash"
 )
-_INSERT_WIDTH = 12
-_SELECT_COLUMNS = f"tx, position, {_INSERT_COLUMNS}"
+_SELECT_COLUMNS = f"tx, position, {_COLUMNS}"
 
 _HEAD = "SELECT version, hash FROM events WHERE stream_id = $1 ORDER BY version DESC LIMIT 1"
 _FIND_COMMAND = (
     "SELECT command_id, stream_id, first_version, last_version, result, recorded_at "
     "FROM commands WHERE stream_id = $1 AND command_id = $2"
-)
-_INSERT_COMMAND = (
-    "INSERT INTO commands (command_id, stream_id, first_version, last_version, result, "
-    "recorded_at) VALUES ($1, $2, $3, $4, $5, $6)"
 )
 _READ_STREAM = (
     f"SELECT {_SELECT_COLUMNS} FROM events WHERE stream_id = $1 AND version > $2 "
@@ -70,12 +73,48 @@ LIMIT $3
 """
 
 
-class PostgresEventStore(EventStore):
-    """``EventStore`` over an asyncpg pool; ``clock`` stamps ``recorded_at`` (tz-aware)."""
+async def _keep_session(_conn: asyncpg.Connection) -> None:
+    """No reset on release: the store keeps no session state (no LISTEN, advisory lock,
+    SET or cursor), so asyncpg's reset query would be a round trip for nothing."""
 
-    def __init__(self, pool: asyncpg.Pool, clock: Callable[[], datetime]) -> None:
+
+async def create_pool(url: str, *, min_size: int = 1, max_size: int = 10) -> asyncpg.Pool:
+    """A pool for the store that skips asyncpg's reset on every release (one round trip
+    saved per acquire). Only for connections that keep no session state."""
+    pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, reset=_keep_session)
+    assert pool is not None
+    return pool
+
+
+class PostgresEventStore(EventStore):
+    """``EventStore`` over an asyncpg pool; ``clock`` stamps ``recorded_at`` (tz-aware).
+
+    ``group_commit``: gather concurrent appends of different streams into one statement
+    (``writers`` statements in flight at most, ``max_group`` batches each); ``heads``: how
+    many stream heads (version, hash) to remember.
+    """
+
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        clock: Callable[[], datetime],
+        *,
+        group_commit: bool = True,
+        writers: int = 2,
+        max_group: int = 256,
+        heads: int = HEADS,
+    ) -> None:
         self._pool = pool
         self._clock = clock
+        self._writer = GroupCommit(
+            pool, writers=writers, max_group=max_group if group_commit else 1
+        )
+        self._heads: OrderedDict[str, tuple[int, bytes]] = OrderedDict()
+        self._max_heads = heads
+
+    @property
+    def group_commit(self) -> GroupCommit:
+        return self._writer
 
     async def append(
         self,
@@ -86,15 +125,28 @@ class PostgresEventStore(EventStore):
         command_id: str | None = None,
         command_result: bytes = b"",
     ) -> AppendResult:
-        async with self._pool.acquire() as conn:
-            return await self.append_in(
-                conn,
-                stream_id,
-                expected_version,
-                events,
-                command_id=command_id,
-                command_result=command_result,
+        check_append_arguments(stream_id, expected_version, events)
+        now = as_utc(self._clock())  # refuses a naive clock before anything is written
+        if not events:
+            return await self._command_only(
+                self._pool, stream_id, expected_version, command_id, command_result, now
             )
+        head = await self._head_hash(self._pool, stream_id, expected_version, command_id, True)
+        batch = Batch(
+            stream_id,
+            expected_version,
+            seal(stream_id, expected_version, head, events, now),
+            command_id,
+            command_result,
+            now,
+        )
+        try:
+            stored = await self._writer.write(batch)
+        except asyncpg.UniqueViolationError as error:
+            async with self._pool.acquire() as conn:
+                raise await self._explain(conn, error, batch, learn=True) from error
+        self._learn(stream_id, stored[-1].version, stored[-1].hash)
+        return _result(batch, stored)
 
     async def append_in(
         self,
@@ -111,130 +163,175 @@ class PostgresEventStore(EventStore):
         The events commit (and become visible to ``read_all``) with that transaction, so a
         caller can store other facts atomically with them. Errors are raised as in
         ``append``; the caller's transaction stays usable (a savepoint is rolled back).
+        Nothing is remembered of it (the caller's transaction may yet roll back).
         """
         check_append_arguments(stream_id, expected_version, events)
+        now = as_utc(self._clock())
+        if not events:
+            return await self._command_only(
+                conn, stream_id, expected_version, command_id, command_result, now
+            )
+        # Nothing read on the caller's connection is remembered: its transaction sees its own
+        # uncommitted writes, and may yet roll back.
+        head = await self._head_hash(conn, stream_id, expected_version, command_id, False)
+        batch = Batch(
+            stream_id,
+            expected_version,
+            seal(stream_id, expected_version, head, events, now),
+            command_id,
+            command_result,
+            now,
+        )
         try:
             async with conn.transaction():
-                return await self._write(
-                    conn, stream_id, expected_version, events, command_id, command_result
-                )
+                rows = await conn.fetch(APPEND, *arguments([batch]))
         except asyncpg.UniqueViolationError as error:
-            raise await self._explain(
-                conn, error, stream_id, expected_version, command_id, events
-            ) from error
-        except ConcurrencyConflict as conflict:
-            # Read committed: the command lookup and the head read see different snapshots,
-            # so a concurrent retry of this very command may commit in between. Its record
-            # is the answer, not a conflict.
-            if command_id is not None and (
-                record := await _find_command(conn, stream_id, command_id)
-            ):
-                raise DuplicateCommand(record) from conflict
-            raise
+            raise await self._explain(conn, error, batch, learn=False) from error
+        return _result(batch, batch.stored(cursors(rows)))
 
-    async def _write(
+    async def _head_hash(
         self,
-        conn: Any,
+        executor: Any,
         stream_id: str,
         expected_version: int,
-        events: Sequence[NewEvent],
         command_id: str | None,
-        command_result: bytes,
-    ) -> AppendResult:
-        if command_id is not None and (record := await _find_command(conn, stream_id, command_id)):
-            raise DuplicateCommand(record)
-        head = await conn.fetchrow(_HEAD, stream_id)
-        actual = head["version"] if head else 0
+        learn: bool,
+    ) -> bytes:
+        """The committed hash of the stream's version ``expected_version``, which the new
+        events chain from; raises what an append at another version gets. ``learn``: the
+        executor sees only committed rows (a pool), so what it reads may be remembered."""
+        if expected_version == 0:
+            return GENESIS_HASH
+        known = self._heads.get(stream_id)
+        if known is not None and known[0] == expected_version:
+            self._heads.move_to_end(stream_id)
+            return known[1]
+        row = await executor.fetchrow(_HEAD, stream_id)
+        actual = row["version"] if row else 0
+        if row is not None and learn:
+            self._learn(stream_id, actual, row["hash"])
         if actual != expected_version:
-            raise ConcurrencyConflict(stream_id, expected_version, actual)
-        now = self._clock()
-        sealed = seal(stream_id, actual, head["hash"] if head else GENESIS_HASH, events, now)
-        stored = await _insert_events(conn, sealed) if sealed else ()
-        last_version = expected_version + len(sealed)
-        if command_id is not None:
-            await conn.execute(
-                _INSERT_COMMAND,
-                command_id,
-                stream_id,
-                expected_version + 1,
-                last_version,
-                command_result,
-                now,
-            )
+            await self._refuse(executor, stream_id, expected_version, actual, command_id)
+        return bytes(row["hash"])
+
+    async def _command_only(
+        self,
+        executor: Any,
+        stream_id: str,
+        expected_version: int,
+        command_id: str | None,
+        result: bytes,
+        now: datetime,
+    ) -> AppendResult:
+        """No events: record the command alone, if the stream is at the expected version."""
+        if command_id is None:
+            actual = await _stream_version(executor, stream_id)
+            if actual != expected_version:
+                raise ConcurrencyConflict(stream_id, expected_version, actual)
+        else:
+            try:
+                written = await executor.fetchval(
+                    COMMAND_ONLY, command_id, stream_id, expected_version, result, now
+                )
+            except asyncpg.UniqueViolationError as error:
+                record = await _find_command(executor, stream_id, command_id)
+                if record is None:
+                    raise
+                raise DuplicateCommand(record) from error
+            if written is None:
+                actual = await _stream_version(executor, stream_id)
+                await self._refuse(executor, stream_id, expected_version, actual, command_id)
         return AppendResult(
-            stream_id, expected_version + 1, last_version, stored, command_id, command_result
+            stream_id, expected_version + 1, expected_version, (), command_id, result
         )
 
+    async def _refuse(
+        self, executor: Any, stream_id: str, expected: int, actual: int, command_id: str | None
+    ) -> NoReturn:
+        """The stream is not at ``expected``: a retry of a recorded command gets its record
+        (checked first, so a retry with a stale version is recognised), else a conflict."""
+        if command_id is not None and (
+            record := await _find_command(executor, stream_id, command_id)
+        ):
+            raise DuplicateCommand(record)
+        raise ConcurrencyConflict(stream_id, expected, actual)
+
     async def _explain(
-        self,
-        conn: Any,
-        error: asyncpg.UniqueViolationError,
-        stream_id: str,
-        expected_version: int,
-        command_id: str | None,
-        events: Sequence[NewEvent],
+        self, conn: Any, error: asyncpg.UniqueViolationError, batch: Batch, *, learn: bool
     ) -> EventLogError:
-        """Name the conflict from what is committed now that our write rolled back."""
-        if command_id is not None and (record := await _find_command(conn, stream_id, command_id)):
+        """Name the conflict from what is committed now that our write rolled back. A
+        version conflict on a command recorded by then is its duplicate (a retry racing its
+        own first attempt gets the first answer)."""
+        if batch.command_id is not None and (
+            record := await _find_command(conn, batch.stream_id, batch.command_id)
+        ):
             return DuplicateCommand(record)
         if error.constraint_name == "events_event_id_key":
-            ids = [event.event_id for event in events]
+            ids = [sealed.event.event_id for sealed in batch.sealed]
             taken = await conn.fetchval(
                 "SELECT event_id FROM events WHERE event_id = ANY($1::uuid[]) LIMIT 1", ids
             )
             if taken is not None:
                 return DuplicateEventId(UUID(bytes=taken.bytes))
         if error.constraint_name == "events_pkey":
-            actual = await _stream_version(conn, stream_id)
-            return ConcurrencyConflict(stream_id, expected_version, actual)
+            row = await conn.fetchrow(_HEAD, batch.stream_id)
+            if row is not None and learn:
+                self._learn(batch.stream_id, row["version"], row["hash"])
+            actual = row["version"] if row else 0
+            return ConcurrencyConflict(batch.stream_id, batch.expected, actual)
         raise error
+
+    def _learn(self, stream_id: str, version: int, digest: bytes) -> None:
+        """Remember a committed (version, hash) of a stream if it is its newest known."""
+        known = self._heads.get(stream_id)
+        if known is None or known[0] < version:
+            self._heads[stream_id] = (version, bytes(digest))
+        self._heads.move_to_end(stream_id)
+        while len(self._heads) > self._max_heads:
+            self._heads.popitem(last=False)
 
     async def read_stream(
         self, stream_id: str, after_version: int = 0, limit: int | None = None
     ) -> list[StoredEvent]:
         rows = await self._pool.fetch(_READ_STREAM, stream_id, after_version, limit)
-        return [_stored_event(row) for row in rows]
+        stored = [_stored_event(row) for row in rows]
+        if stored:
+            self._learn(stream_id, stored[-1].version, stored[-1].hash)
+        return stored
 
     async def stream_version(self, stream_id: str) -> int:
-        async with self._pool.acquire() as conn:
-            return await _stream_version(conn, stream_id)
+        return await _stream_version(self._pool, stream_id)
 
     async def read_all(self, after: Cursor = Cursor.START, limit: int = 1000) -> list[StoredEvent]:
         rows = await self._pool.fetch(READ_ALL_QUERY, after.tx, after.position, limit)
         return [_stored_event(row) for row in rows]
 
     async def find_command(self, stream_id: str, command_id: str) -> CommandRecord | None:
-        async with self._pool.acquire() as conn:
-            return await _find_command(conn, stream_id, command_id)
+        return await _find_command(self._pool, stream_id, command_id)
 
 
-@asynccontextmanager
-async def append_notifications(conn: asyncpg.Connection) -> AsyncIterator[asyncio.Event]:
-    """An ``asyncio.Event`` set whenever an append commits, for ``tail(wakeup=...)``.
-
-    ``conn`` must be a connection dedicated to listening (not returned to a pool meanwhile).
-    Notifications only hasten reads: ``tail`` still polls, since the global order can also
-    advance when an unrelated transaction ends.
-    """
-    wakeup = asyncio.Event()
-
-    def on_notification(*_: object) -> None:
-        wakeup.set()
-
-    await conn.add_listener(NOTIFY_CHANNEL, on_notification)
-    try:
-        yield wakeup
-    finally:
-        await conn.remove_listener(NOTIFY_CHANNEL, on_notification)
+def _result(batch: Batch, stored: tuple[StoredEvent, ...]) -> AppendResult:
+    return AppendResult(
+        batch.stream_id,
+        batch.expected + 1,
+        batch.expected + len(batch.sealed),
+        stored,
+        batch.command_id,
+        batch.result,
+    )
 
 
-async def _stream_version(conn: Any, stream_id: str) -> int:
-    head = await conn.fetchrow(_HEAD, stream_id)
-    return int(head["version"]) if head else 0
+async def _stream_version(executor: Any, stream_id: str) -> int:
+    row = await executor.fetchrow(_HEAD, stream_id)
+    return int(row["version"]) if row else 0
 
 
-async def _find_command(conn: Any, stream_id: str, command_id: str) -> CommandRecord | None:
-    row = await conn.fetchrow(_FIND_COMMAND, stream_id, command_id)
+async def _find_command(
+    executor: Any, stream_id: str, command_id: str | None
+) -> CommandRecord | None:
+    if command_id is None:
+        return None
+    row = await executor.fetchrow(_FIND_COMMAND, stream_id, command_id)
     if row is None:
         return None
     return CommandRecord(
@@ -244,37 +341,6 @@ async def _find_command(conn: Any, stream_id: str, command_id: str) -> CommandRe
         last_version=row["last_version"],
         result=row["result"],
         recorded_at=row["recorded_at"],
-    )
-
-
-async def _insert_events(conn: Any, sealed: list[SealedEvent]) -> tuple[StoredEvent, ...]:
-    """One multi-row INSERT; returns the events with the cursors Postgres assigned."""
-    rows = ", ".join(
-        "(" + ", ".join(f"${row * _INSERT_WIDTH + col + 1}" for col in range(_INSERT_WIDTH)) + ")"
-        for row in range(len(sealed))
-    )
-    query = f"INSERT INTO events ({_INSERT_COLUMNS}) VALUES {rows} RETURNING version, tx, position"
-    arguments = [value for event in sealed for value in _insert_arguments(event)]
-    returned = await conn.fetch(query, *arguments)
-    cursors = {row["version"]: Cursor(row["tx"], row["position"]) for row in returned}
-    return tuple(event.stored(cursors[event.version]) for event in sealed)
-
-
-def _insert_arguments(sealed: SealedEvent) -> tuple[object, ...]:
-    event = sealed.event
-    return (
-        sealed.stream_id,
-        sealed.version,
-        event.event_id,
-        event.type,
-        event.schema_version,
-        event.rules_version,
-        event.payload,
-        None if event.audience is None else list(event.audience),
-        event.metadata,
-        sealed.recorded_at,
-        sealed.prev_hash,
-        sealed.hash,
     )
 
 

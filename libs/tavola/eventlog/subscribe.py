@@ -21,7 +21,7 @@ async def tail(
 
     Each event carries its ``cursor``; a consumer persists the cursor of the last event it
     processed and resumes from it. Between empty reads the iterator sleeps ``poll_interval``
-    seconds, or less when ``wakeup`` (e.g. from ``postgres.append_notifications``) is set.
+    seconds, or less when ``wakeup`` is set (by whoever knows of an append, e.g. its writer).
     """
     if poll_interval <= 0 or batch_size <= 0:
         raise ValueError("poll_interval and batch_size must be positive")

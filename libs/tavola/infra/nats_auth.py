@@ -45,8 +45,11 @@ PERMISSIONS: dict[str, Permissions] = {
         publish=(
             "*.rpc.lobby.>",  # forwards LobbyService calls with the caller's account
             "*.rpc.account.>",  # forwards AccountService calls
-            "*.rpc.scoring.>",  # forwards ScoringService calls
+            "*.rpc.league.>",  # forwards LeagueService's management calls
+            "*.rpc.scoring.>",  # forwards ScoringService calls (and LeagueService's reads)
+            "*.rpc.engine.shard.>",  # forwards a table's calls to its writer (another engine)
             "*.events.>",  # the relay publishes committed events (redacted)
+            "*.bots.>",  # pushes each platform bot seat its own events and view
             "$JS.API.>",  # creates and updates the events stream
         ),
         subscribe=(
@@ -58,7 +61,7 @@ PERMISSIONS: dict[str, Permissions] = {
     ),
     "lobby": Permissions(
         publish=("*.rpc.engine.lobby.>", *_CONSUMER_API),  # creates matches
-        subscribe=("*.rpc.lobby.>", "*.rpc.account.>", "_INBOX_lobby.>"),
+        subscribe=("*.rpc.lobby.>", "*.rpc.account.>", "*.rpc.league.>", "_INBOX_lobby.>"),
         responses=True,
     ),
     "scoring": Permissions(
@@ -68,7 +71,7 @@ PERMISSIONS: dict[str, Permissions] = {
     ),
     "bots": Permissions(
         publish=("*.rpc.engine.bots.>", *_CONSUMER_API),  # acts only for the bot seats
-        subscribe=("_INBOX_bots.>",),
+        subscribe=("*.bots.>", "_INBOX_bots.>"),  # its seats' pushed events; replies
         responses=False,
     ),
     "admin": Permissions(publish=(">",), subscribe=(">",), responses=True),

@@ -87,13 +87,16 @@ def _default_candidates() -> list[str | None]:
     return [os.path.join(folder, name) for folder in folders] + [shutil.which(name)]
 
 
-def start_nats(folder: Path) -> NatsServer:
-    """Start NATS with JetStream on a free port; returns once JetStream answers."""
+def start_nats(
+    folder: Path, port: int | None = None, credentials: Credentials | None = None
+) -> NatsServer:
+    """Start NATS with JetStream on a free port; returns once JetStream answers. ``port``
+    and ``credentials``: the same server again after a stop (its clients reconnect)."""
     binary = find_nats_server()
     _clear_stale_server(folder)
     (folder / STORE).mkdir(exist_ok=True)
-    for _ in range(_PORT_ATTEMPTS):
-        server = _launch(binary, folder)
+    for _ in range(1 if port else _PORT_ATTEMPTS):
+        server = _launch(binary, folder, port or free_port(), credentials or Credentials.generate())
         if _became_ready(server):
             return server
     raise server.child.failure(f"NATS found no free port in {_PORT_ATTEMPTS} attempts")
@@ -110,9 +113,7 @@ def _clear_stale_server(folder: Path) -> None:
     pid_file.unlink(missing_ok=True)
 
 
-def _launch(binary: Path, folder: Path) -> NatsServer:
-    port = free_port()
-    credentials = Credentials.generate()
+def _launch(binary: Path, folder: Path, port: int, credentials: Credentials) -> NatsServer:
     config = folder / CONFIG
     config.touch(mode=0o600, exist_ok=True)
     config.chmod(0o600)

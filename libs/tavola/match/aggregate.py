@@ -159,6 +159,8 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
     if state is None:
         raise ValueError("a match stream must begin with MatchCreated")
     before = state
+    if not isinstance(event, PLATFORM_EVENTS):
+        return _game_event(before, event)
     state = replace(state, version=state.version + 1)
     match event:
         case MovesTakenBack(to_version=to_version):
@@ -187,10 +189,50 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
             return replace(state, ended=event, deadlines=())
         case SeedRevealed(seed_hex=seed_hex):
             return replace(state, seed_hex=seed_hex)
-    after = replace(state, game_state=state.game.evolve(state.game_state, event))
-    awaited = after.awaited()
-    after = replace(after, deadlines=tuple(d for d in after.deadlines if d.seat in awaited))
+    return _game_event(before, event)
+
+
+PLATFORM_EVENTS = (
+    MovesTakenBack,
+    SeatCredentials,
+    DeadlineSet,
+    PauseStarted,
+    SeatLeft,
+    SeatAway,
+    SeatBack,
+    SeatReclaimed,
+    MatchEnded,
+    SeedRevealed,
+)
+
+
+def _game_event(before: MatchState, event: Event) -> MatchState:
+    """A rules event: the game folds it; running deadlines of seats the game no longer
+    waits for go. (Most of a replay: one copy of the match state per event, built without
+    ``dataclasses.replace``.)"""
+    after = _with_game(before, before.game.evolve(before.game_state, event))
+    if after.deadlines:
+        awaited = after.awaited()
+        after = replace(after, deadlines=tuple(d for d in after.deadlines if d.seat in awaited))
     return _checkpointed(before, after)
+
+
+def _with_game(state: MatchState, game_state: Any) -> MatchState:
+    """``replace(state, version=state.version + 1, game_state=game_state)``, cheaper."""
+    return MatchState(
+        state.created,
+        game_state,
+        state.version + 1,
+        state.token_sha256,
+        state.ended,
+        state.seed_hex,
+        state.deadlines,
+        state.left,
+        state.pause,
+        state.checkpoints,
+        state.lone_person,
+        state.away,
+    )
 
 
 def _checkpointed(before: MatchState, after: MatchState) -> MatchState:

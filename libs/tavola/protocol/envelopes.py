@@ -10,6 +10,7 @@ from __future__ import annotations
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from tavola.eventlog.model import StoredEvent
+from tavola.rules import registry
 from tavola.rules.errors import Reason
 from tavola.rules.messages import render
 from tavola.v1 import common_pb2, events_pb2, internal_pb2
@@ -34,6 +35,7 @@ def to_envelope(
     """The stored event as ``viewer`` may see it; with a ``locale``, an automatic move's
     reason carries its text in that language."""
     metadata = internal_pb2.EventMetadata.FromString(stored.metadata)
+    _redact_cause(metadata.cause, stored.type, viewer)
     if locale and metadata.cause.automatic_reason.code:
         _render_reason(metadata.cause.automatic_reason, locale)
     shown = visible_to(stored.audience, viewer)
@@ -66,3 +68,19 @@ def to_envelope(
 def _render_reason(reason: common_pb2.Reason, locale: str) -> None:
     params = {p.name: getattr(p, p.WhichOneof("value") or "string_value") for p in reason.params}
     reason.text = render(Reason.of(reason.code, **params), locale)
+
+
+def _redact_cause(cause: events_pb2.Cause, event_type: str, viewer: int) -> None:
+    """What another seat may not learn from an event's cause: a secret choice's code (and
+    an automatic move's parameters, which name it), and the command id a person's client
+    chose (the bot service's ids, which group a decision's events, stay)."""
+    if viewer == FULL or viewer == cause.seat:
+        return
+    if not cause.HasField("bot_decision"):
+        cause.command_id = ""
+    game_name = event_type.partition(".")[0]
+    if not cause.action or game_name not in registry.names():
+        return
+    if not registry.get(game_name).action_public(cause.action):
+        cause.action = ""
+        cause.ClearField("automatic_reason")  # its parameters would name the choice

@@ -16,7 +16,7 @@ from tavola.eventlog.model import NewEvent, StoredEvent
 from tavola.lobby.table import TABLE_EVENTS
 from tavola.match.events import PLATFORM_EVENTS, MatchCreated
 from tavola.match.verify import Discrepancy, Recorded
-from tavola.protocol.records import from_record, to_record
+from tavola.protocol.records import from_record, record_bytes
 from tavola.rules import registry
 from tavola.rules.errors import Reason
 from tavola.rules.interface import Event
@@ -44,8 +44,7 @@ def type_name(game: str, event: Event) -> str:
 
 
 def encode_payload(game: str, event: Event) -> bytes:
-    record = to_record(event, type_name(game, event))
-    return record.SerializeToString(deterministic=True)
+    return record_bytes(event, type_name(game, event))
 
 
 @cache

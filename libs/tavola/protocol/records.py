@@ -37,35 +37,122 @@ def tile_to_pb(t: Tile) -> pb.Tile:
 
 def to_value(value: Any) -> pb.Value:
     """Encode one Python value (type taken from the value itself)."""
-    if value is None:
-        return pb.Value(null_value=True)
-    if isinstance(value, bool):
-        return pb.Value(bool_value=value)
-    if isinstance(value, enum.IntEnum):
-        return pb.Value(
-            enum_value=pb.EnumValue(type=type(value).__name__, name=value.name, number=int(value))
-        )
-    if isinstance(value, int):
-        return pb.Value(int_value=value)
-    if isinstance(value, str):
-        return pb.Value(string_value=value)
-    if isinstance(value, Card):
-        return pb.Value(card=card_to_pb(value))
-    if isinstance(value, Tile):
-        return pb.Value(tile=tile_to_pb(value))
-    if isinstance(value, tuple):
-        return pb.Value(list=pb.ValueList(items=[to_value(v) for v in value]))
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return pb.Value(record=to_record(value))
-    raise RecordError(f"unsupported value {value!r} of type {type(value).__name__}")
+    return pb.Value.FromString(_value(value))
 
 
 def to_record(obj: Any, type_name: str | None = None) -> pb.Record:
     """Encode a dataclass instance as a Record (fields in declaration order)."""
-    fields = [
-        pb.Field(name=f.name, value=to_value(getattr(obj, f.name))) for f in dataclasses.fields(obj)
-    ]
-    return pb.Record(type=type_name or type(obj).__name__, fields=fields)
+    return pb.Record.FromString(record_bytes(obj, type_name))
+
+
+def record_bytes(obj: Any, type_name: str | None = None) -> bytes:
+    """``to_record(obj, type_name).SerializeToString(deterministic=True)``, written
+    directly: views and events are encoded on every move, and protobuf's constructors cost
+    more than the bytes. The wire format is protobuf's own (``common.proto``); the values
+    of the closed sets (cards, tiles, enum members, None) are serialized once by protobuf
+    itself; ``tests/unit/engine/test_record_bytes.py`` holds it byte for byte."""
+    name = (type_name or type(obj).__name__).encode()
+    parts = [b"\x0a", _varint(len(name)), name] if name else []
+    for prefix, field_name in _fields(type(obj)):
+        value = _value(getattr(obj, field_name))
+        field = prefix + _varint(len(value)) + value
+        parts += (b"\x12", _varint(len(field)), field)
+    return b"".join(parts)
+
+
+# Encoders per type, found once; Value bytes of constants, built once by protobuf.
+_ENCODERS: dict[type, Any] = {}
+_CONSTANTS: dict[tuple[type, Any], bytes] = {}
+_FIELDS: dict[type, tuple[tuple[bytes, str], ...]] = {}
+_SMALL = [bytes([n]) for n in range(128)]
+
+
+def _varint(n: int) -> bytes:
+    if n < 128:
+        return _SMALL[n]
+    out = bytearray()
+    while n > 127:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def _fields(cls: type) -> tuple[tuple[bytes, str], ...]:
+    """Each field's encoded name and the start of its value (Field: name = 1, value = 2)."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = tuple(
+            (b"\x0a" + _varint(len(f.name.encode())) + f.name.encode() + b"\x12", f.name)
+            for f in dataclasses.fields(cls)
+        )
+    return found
+
+
+def _value(value: Any) -> bytes:
+    encoder = _ENCODERS.get(type(value))
+    if encoder is None:
+        encoder = _ENCODERS[type(value)] = _encoder_for(type(value), value)
+    return encoder(value)  # type: ignore[no-any-return]
+
+
+def _int(value: int) -> bytes:
+    return b"\x08" + _varint(value if value >= 0 else value + (1 << 64))  # int64
+
+
+def _string(value: str) -> bytes:
+    data = value.encode()
+    return b"\x12" + _varint(len(data)) + data
+
+
+def _list(value: tuple[Any, ...]) -> bytes:
+    parts: list[bytes] = []
+    for item in value:
+        encoded = _value(item)
+        parts += (b"\x0a", _varint(len(encoded)), encoded)
+    items = b"".join(parts)
+    return b"\x3a" + _varint(len(items)) + items
+
+
+def _record(value: Any) -> bytes:
+    data = record_bytes(value)
+    return b"\x42" + _varint(len(data)) + data
+
+
+def _encoder_for(cls: type, example: Any) -> Any:
+    if example is None:
+        return lambda _: _constant(None, lambda: pb.Value(null_value=True))
+    if issubclass(cls, bool):
+        return lambda value: b"\x18\x01" if value else b"\x18\x00"
+    if issubclass(cls, enum.IntEnum):
+        return lambda value: _constant(
+            value,
+            lambda: pb.Value(
+                enum_value=pb.EnumValue(
+                    type=type(value).__name__, name=value.name, number=int(value)
+                )
+            ),
+        )
+    if issubclass(cls, int):
+        return _int
+    if issubclass(cls, str):
+        return _string
+    if issubclass(cls, Card):
+        return lambda value: _constant(value, lambda: pb.Value(card=card_to_pb(value)))
+    if issubclass(cls, Tile):
+        return lambda value: _constant(value, lambda: pb.Value(tile=tile_to_pb(value)))
+    if issubclass(cls, tuple):
+        return _list
+    if dataclasses.is_dataclass(cls):
+        return _record
+    raise RecordError(f"unsupported value {example!r} of type {cls.__name__}")
+
+
+def _constant(key: Any, build: Any) -> bytes:
+    found = _CONSTANTS.get((type(key), key))
+    if found is None:
+        found = _CONSTANTS[(type(key), key)] = build().SerializeToString(deterministic=True)
+    return found
 
 
 _HINTS: dict[type, dict[str, Any]] = {}
@@ -79,58 +166,125 @@ def _hints(cls: type) -> dict[str, Any]:
 
 def from_record(cls: type[Any], record: pb.Record) -> Any:
     """Decode a Record into an instance of ``cls`` (a dataclass)."""
-    hints = _hints(cls)
     values = {f.name: f.value for f in record.fields}
     kwargs = {}
-    for f in dataclasses.fields(cls):
-        if f.name not in values:
-            if f.default is not dataclasses.MISSING:
+    for name, decode, optional in _plan(cls):
+        value = values.get(name)
+        if value is None:
+            if optional:
                 continue  # a field added later, with a default: older events keep decoding
-            raise RecordError(f"{cls.__name__}: missing field {f.name}")
-        kwargs[f.name] = from_value(hints[f.name], values[f.name])
+            raise RecordError(f"{cls.__name__}: missing field {name}")
+        kwargs[name] = decode(value)
     return cls(**kwargs)
 
 
 def from_value(hint: Any, value: pb.Value) -> Any:
+    return _decoder(hint)(value)
+
+
+# Decoding folds every event of a match being replayed, so each dataclass's plan (field,
+# decoder, whether it has a default) and each type hint's decoder are worked out once;
+# cards and tiles, a closed set, are made once and shared (they are frozen).
+_PLANS: dict[type, tuple[tuple[str, Any, bool], ...]] = {}
+_DECODERS: dict[Any, Any] = {}
+_CARDS: dict[tuple[int, int], Card] = {}
+_TILES: dict[tuple[int, int], Tile] = {}
+
+
+def _plan(cls: type) -> tuple[tuple[str, Any, bool], ...]:
+    plan = _PLANS.get(cls)
+    if plan is None:
+        hints = _hints(cls)
+        plan = _PLANS[cls] = tuple(
+            (
+                f.name,
+                _decoder(hints[f.name]),
+                f.default is not dataclasses.MISSING,
+            )
+            for f in dataclasses.fields(cls)
+        )
+    return plan
+
+
+def _decoder(hint: Any) -> Any:
+    decoder = _DECODERS.get(hint)
+    if decoder is None:
+        decoder = _DECODERS[hint] = _decoder_for(hint)
+    return decoder
+
+
+def _decoder_for(hint: Any) -> Any:
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
-        if value.WhichOneof("kind") == "null_value":
-            return None
         inner = [a for a in typing.get_args(hint) if a is not type(None)]
-        if len(inner) != 1:
-            raise RecordError(f"unsupported union {hint}")
-        return from_value(inner[0], value)
+
+        def optional(value: pb.Value) -> Any:
+            if value.WhichOneof("kind") == "null_value":
+                return None
+            if len(inner) != 1:
+                raise RecordError(f"unsupported union {hint}")
+            return _decoder(inner[0])(value)
+
+        return optional
     if origin is tuple:
         args = typing.get_args(hint)
-        items = value.list.items
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(from_value(args[0], v) for v in items)
-        if len(args) != len(items):
-            raise RecordError(f"expected {len(args)} items for {hint}")
-        return tuple(from_value(a, v) for a, v in zip(args, items, strict=True))
+            item = _decoder(args[0])
+            return lambda value: tuple(item(v) for v in value.list.items)
+        items = tuple(_decoder(a) for a in args)
+
+        def fixed(value: pb.Value) -> Any:
+            values = value.list.items
+            if len(items) != len(values):
+                raise RecordError(f"expected {len(items)} items for {hint}")
+            return tuple(decode(v) for decode, v in zip(items, values, strict=True))
+
+        return fixed
     if origin is typing.Literal:
-        return (
-            value.string_value if value.WhichOneof("kind") == "string_value" else (value.int_value)
+        return lambda value: (
+            value.string_value if value.WhichOneof("kind") == "string_value" else value.int_value
         )
-    return _scalar(hint, value)
+    return _scalar_decoder(hint)
 
 
-def _scalar(hint: Any, value: pb.Value) -> Any:
+def _scalar_decoder(hint: Any) -> Any:
     if hint is bool:
-        return value.bool_value
+        return lambda value: value.bool_value
     if hint is int:
-        return value.int_value
+        return lambda value: value.int_value
     if hint is str:
-        return value.string_value
+        return lambda value: value.string_value
     if hint is Card:
-        return card_from_pb(value.card)
+        return _card
     if hint is Tile:
-        return Tile(value.tile.high, value.tile.low)
+        return _tile
     if isinstance(hint, type) and issubclass(hint, enum.IntEnum):
-        return hint(value.enum_value.number)
+        return lambda value: hint(value.enum_value.number)
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return from_record(hint, value.record)
-    raise RecordError(f"unsupported type {hint!r}")
+        return lambda value: from_record(hint, value.record)
+
+    def unsupported(_value: pb.Value) -> Any:
+        raise RecordError(f"unsupported type {hint!r}")
+
+    return unsupported
+
+
+def _card(value: pb.Value) -> Card:
+    message = value.card
+    key = (message.suit, message.rank)
+    card = _CARDS.get(key)
+    if card is None:
+        card = _CARDS[key] = card_from_pb(message)
+    return card
+
+
+def _tile(value: pb.Value) -> Tile:
+    message = value.tile
+    key = (message.high, message.low)
+    tile = _TILES.get(key)
+    if tile is None:
+        tile = _TILES[key] = Tile(message.high, message.low)
+    return tile
 
 
 def record_to_plain(record: pb.Record) -> dict[str, Any]:

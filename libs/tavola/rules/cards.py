@@ -112,9 +112,21 @@ def cards(text: str) -> tuple[Card, ...]:
     return tuple(Card.parse(part) for part in text.split())
 
 
+_STANDARD_DECK = tuple(Card(suit, rank) for suit in Suit for rank in Rank)
+
+
+_DECK_INDEXES = list(range(len(_STANDARD_DECK)))
+
+
 def standard_deck() -> tuple[Card, ...]:
     """The 52 cards in index order (♣2..♣A, ♦2..♦A, ♥2..♥A, ♠2..♠A)."""
-    return tuple(Card(suit, rank) for suit in Suit for rank in Rank)
+    return _STANDARD_DECK
+
+
+def order_key(card: Card) -> int:
+    """A card's place in the (suit, rank) order as one int: sorting by it sorts like the
+    cards' own order, without comparing cards."""
+    return card.suit * 16 + card.rank
 
 
 def deck_from_permutation(deck: Sequence[Card], permutation: Sequence[int]) -> tuple[Card, ...]:
@@ -136,7 +148,25 @@ def deal_round_robin(
     hands: list[list[Card]] = [[] for _ in range(players)]
     for i in range(total):
         hands[(first + i) % players].append(deck[i])
-    return tuple(tuple(sorted(hand)) for hand in hands)
+    return tuple(tuple(sorted(hand, key=order_key)) for hand in hands)
+
+
+def deal_standard(
+    permutation: Sequence[int], players: int, first: int, count: int | None = None
+) -> tuple[tuple[Card, ...], ...]:
+    """``deal_round_robin(deck_from_permutation(standard_deck(), permutation), ...)``
+    without building the shuffled deck: the standard deck is in card order, so the sorted
+    hand of a seat is its sorted deck indices."""
+    if sorted(permutation) != _DECK_INDEXES:
+        raise ValueError("outcome is not a permutation of the deck")
+    total = len(permutation) if count is None else count * players
+    deck = _STANDARD_DECK
+    return tuple(
+        tuple(
+            map(deck.__getitem__, sorted(permutation[(seat - first) % players : total : players]))
+        )
+        for seat in range(players)
+    )
 
 
 def next_seat(seat: int, players: int, step: int = 1) -> int:
@@ -145,14 +175,17 @@ def next_seat(seat: int, players: int, step: int = 1) -> int:
 
 
 def remove_card(hand: tuple[Card, ...], played: Card) -> tuple[Card, ...]:
-    """The hand without one copy of ``played`` (raises ValueError if absent)."""
-    as_list = list(hand)
-    as_list.remove(played)
-    return tuple(as_list)
+    """The hand without one copy of ``played`` (raises ValueError if absent). Compares
+    ranks and suits, not cards: ``Card.__eq__`` is a Python call per card."""
+    suit, rank = played.suit, played.rank
+    for at, c in enumerate(hand):
+        if c is played or (c.rank == rank and c.suit == suit):
+            return hand[:at] + hand[at + 1 :]
+    raise ValueError(f"{played.code} is not in the hand")
 
 
 def sort_hand(hand: Iterable[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(hand))
+    return tuple(sorted(hand, key=order_key))
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,8 @@ def random_choice(
 ) -> Any:
     """Uniform among the legal actions that move the game (a ``Deferral`` only lets a
     seat's optional decisions pass: a random player lets them pass by playing on)."""
+    if not game.defers:
+        return legal[rng.randrange(len(legal))]
     moving = [a for a in legal if not isinstance(a, Deferral)] or list(legal)
     return moving[rng.randrange(len(moving))]
 
@@ -63,25 +65,31 @@ def play_match(
     rng = rng or random.Random(0)
     state = game.initial_state(players, options or {})
     out = Playout(game=game, state=state)
+    # the game's methods held once: this loop is every benchmark's and playout's hot path
+    chance, is_over, to_act = game.chance, game.is_over, game.to_act
+    legal_actions, decide, evolve = game.legal_actions, game.decide, game.evolve
+    randrange, produced, actions = rng.randrange, out.events, 0
     while True:
-        state, events = resolve_all_chance(game, state, seed)
-        out.events += events
-        if game.is_over(state):
+        if chance(state) is not None:
+            state, events = resolve_all_chance(game, state, seed)
+            produced += events
+        if is_over(state):
             break
-        seats = sorted(game.to_act(state))
+        seats = sorted(to_act(state))
         if not seats:
             raise RuntimeError(f"{game.info.name}: deadlock, nobody to act and no chance")
-        seat = seats[rng.randrange(len(seats))]
-        legal = game.legal_actions(state, seat)
+        seat = seats[randrange(len(seats))]
+        legal = legal_actions(state, seat)
         if not legal:
             raise RuntimeError(f"{game.info.name}: seat {seat} to act with no legal action")
         action = choose(game, state, seat, legal, rng)
-        events = game.decide(state, seat, action)
+        events = decide(state, seat, action)
         for event in events:
-            state = game.evolve(state, event)
-        out.events += events
-        out.actions += 1
-        if out.actions > max_actions:
+            state = evolve(state, event)
+        produced += events
+        actions += 1
+        if actions > max_actions:
             raise RuntimeError(f"{game.info.name}: no end after {max_actions} actions")
+    out.actions = actions
     out.state = state
     return out

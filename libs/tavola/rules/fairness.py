@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Sequence
+import struct
+from collections.abc import Iterator, Sequence
+from itertools import chain, count
 
 from tavola.rules.interface import ChanceRequest
 
@@ -47,43 +49,82 @@ def client_entropy(client_seeds: Sequence[bytes]) -> bytes:
 
 def purpose_key(server_seed: bytes, client_seeds: Sequence[bytes], purpose: str) -> bytes:
     message = f"{ALGORITHM}|{purpose}|{client_entropy(client_seeds).hex()}".encode()
-    return hmac.new(server_seed, message, hashlib.sha256).digest()
+    return hmac.digest(server_seed, message, "sha256")
+
+
+_U64 = 2**64
+_WORDS = struct.Struct(">4Q")  # a 32-byte block as four big-endian 8-byte words
+_LIMITS = tuple(_U64 - (_U64 % n) if n else 0 for n in range(65))  # step 5 for small n
+
+
+_BLOCK_SIZE = 64  # SHA-256's block, for HMAC's pads (RFC 2104)
+_IPAD = bytes(i ^ 0x36 for i in range(256))  # translation tables: each byte xor the pad
+_OPAD = bytes(i ^ 0x5C for i in range(256))
+
+
+def _u64s(key: bytes) -> Iterator[int]:
+    """The byte stream of a key read 8 bytes at a time (step 4), without end. Each block is
+    ``HMAC-SHA256(key, uint64_be(i))``, computed from the two padded key hashes once
+    (RFC 2104; ``hmac.digest`` would hash the pads again for every block)."""
+    if len(key) > _BLOCK_SIZE:
+        key = hashlib.sha256(key).digest()
+    padded = key.ljust(_BLOCK_SIZE, b"\0")
+    inner = hashlib.sha256(padded.translate(_IPAD))
+    outer = hashlib.sha256(padded.translate(_OPAD))
+
+    def block(counter: int) -> bytes:
+        first = inner.copy()
+        first.update(counter.to_bytes(8, "big"))
+        second = outer.copy()
+        second.update(first.digest())
+        return second.digest()
+
+    return chain.from_iterable(map(_WORDS.unpack, map(block, count())))
+
+
+def _limit(n: int) -> int:
+    return _LIMITS[n] if n < len(_LIMITS) else _U64 - (_U64 % n)
 
 
 class ByteStream:
     """Deterministic uniform integers from a key (steps 4 and 5 above)."""
 
-    __slots__ = ("_buffer", "_counter", "_key")
+    __slots__ = ("_words",)
 
     def __init__(self, key: bytes) -> None:
-        self._key = key
-        self._counter = 0
-        self._buffer = b""
+        self._words = _u64s(key)
 
     def _next_u64(self) -> int:
-        if len(self._buffer) < 8:
-            block = hmac.new(self._key, self._counter.to_bytes(8, "big"), hashlib.sha256)
-            self._buffer += block.digest()
-            self._counter += 1
-        value = int.from_bytes(self._buffer[:8], "big")
-        self._buffer = self._buffer[8:]
-        return value
+        return next(self._words)
 
     def uniform(self, n: int) -> int:
         if n <= 0:
             raise ValueError("uniform(n) needs n >= 1")
-        limit = 2**64 - (2**64 % n)
+        limit = _limit(n)
+        words = self._words
         while True:
-            x = self._next_u64()
+            x = next(words)
             if x < limit:
                 return x % n
 
 
+def _steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """Step 6's swaps for a size: (i, i + 1, step 5's limit for i + 1), i from size-1 to 1."""
+    return tuple((i, i + 1, _limit(i + 1)) for i in range(size - 1, 0, -1))
+
+
+_STEPS = tuple(_steps(size) for size in range(65))
+
+
 def shuffle(key: bytes, size: int) -> tuple[int, ...]:
-    stream = ByteStream(key)
+    """Step 6, with step 5 inlined (the hot loop of every deal)."""
+    words = _u64s(key)
     p = list(range(size))
-    for i in range(size - 1, 0, -1):
-        j = stream.uniform(i + 1)
+    for i, n, limit in _STEPS[size] if size < len(_STEPS) else _steps(size):
+        x = next(words)
+        while x >= limit:
+            x = next(words)
+        j = x % n
         p[i], p[j] = p[j], p[i]
     return tuple(p)
 

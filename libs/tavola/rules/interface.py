@@ -143,6 +143,9 @@ class Game(ABC, Generic[S, A]):
     """The interface every game implements; see the module docstring."""
 
     info: ClassVar[GameInfo]
+    defers: ClassVar[bool] = False
+    """Whether ``legal_actions`` may hold a ``Deferral`` (Doppelkopf's ``wait``); a game
+    whose actions never defer lets drivers skip looking for one."""
 
     # ----- options -------------------------------------------------------------------
     def parse_options(
@@ -315,6 +318,13 @@ class Game(ABC, Generic[S, A]):
     @abstractmethod
     def decode_action(self, code: str) -> A:
         """Parse an action code; raises :class:`MalformedAction`."""
+
+    def action_public(self, code: str) -> bool:
+        """Whether an action's code may be shown to every seat as the cause of its events.
+        Default: yes (a card played, a bid). A game whose players choose in secret says no
+        for those codes (Doppelkopf: a reservation, the cards given back to a poor
+        player); their own events then say only what the rules reveal."""
+        return True
 
     def describe_action(self, action: A) -> str:
         """A unique human string ("7♦"); defaults to the code."""

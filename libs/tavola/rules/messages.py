@@ -5,15 +5,30 @@ Platform codes live below; each game adds its own through ``Game.messages()``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import cache
 
 from tavola.rules import registry
+from tavola.rules.cards import Card
 from tavola.rules.errors import Reason
 from tavola.rules.trust_messages import TRUST_MESSAGES
 
-LOCALES = ("en", "pt")
+LOCALES = ("en", "pt")  # "pt" is Brazilian Portuguese; "pt-PT" the European catalogue
 DEFAULT_LOCALE = "en"
+KNOWN_LOCALES = ("en", "pt-BR", "pt-PT")
+
+
+def normal_locale(locale: str) -> str:
+    """``pt``, ``pt_BR``, ``pt-br`` -> ``pt-BR``; ``pt-PT``/``pt_pt`` -> ``pt-PT``; any
+    other language -> English."""
+    text = locale.replace("_", "-").strip().lower()
+    if text in ("pt-pt", "pt-ao", "pt-mz"):
+        return "pt-PT"
+    if text == "pt" or text.startswith("pt-"):
+        return "pt-BR"
+    return DEFAULT_LOCALE
+
 
 PLATFORM_MESSAGES: dict[str, dict[str, str]] = {
     "game.over": {"en": "The match has ended.", "pt": "A partida já terminou."},
@@ -43,7 +58,8 @@ PLATFORM_MESSAGES: dict[str, dict[str, str]] = {
     "match.not_found": {"en": "No match {match_id}.", "pt": "Não existe a partida {match_id}."},
     "match.not_finished": {
         "en": "Match {match_id} has not ended: its record would reveal hidden cards.",
-        "pt": "A partida {match_id} ainda não acabou: o registo revelaria cartas escondidas.",
+        "pt": "A partida {match_id} ainda não acabou: o registro revelaria cartas escondidas.",
+        "pt-PT": "A partida {match_id} ainda não acabou: o registo revelaria cartas escondidas.",
     },
     "table.not_found": {"en": "No table {table_id}.", "pt": "Não existe a mesa {table_id}."},
     "request.missing": {
@@ -53,11 +69,13 @@ PLATFORM_MESSAGES: dict[str, dict[str, str]] = {
     "request.invalid": {"en": "Invalid {field}: {detail}.", "pt": "{field} inválido: {detail}."},
     "request.too_large": {
         "en": "{field} is too long (at most {limit}).",
-        "pt": "{field} é demasiado longo (no máximo {limit}).",
+        "pt": "{field} é longo demais (no máximo {limit}).",
+        "pt-PT": "{field} é demasiado longo (no máximo {limit}).",
     },
     "seat.bad_token": {
         "en": "The token does not open seat {seat}.",
-        "pt": "O código não corresponde ao lugar {seat}.",
+        "pt": "O token do lugar não corresponde ao lugar {seat}.",
+        "pt-PT": "O código não corresponde ao lugar {seat}.",
     },
     "seat.already_left": {
         "en": "Seat {seat} has already left the match.",
@@ -65,7 +83,8 @@ PLATFORM_MESSAGES: dict[str, dict[str, str]] = {
     },
     "take_back.not_practice": {
         "en": "Moves can be taken back only at a table where every other seat is a bot.",
-        "pt": "Só se pode voltar atrás numa mesa em que todos os outros lugares são bots.",
+        "pt": "Só dá para desfazer jogadas numa mesa em que todos os outros lugares são bots.",
+        "pt-PT": "Só se pode voltar atrás numa mesa em que todos os outros lugares são bots.",
     },
     "take_back.nothing": {
         "en": "Seat {seat} has no move to take back in this hand.",
@@ -84,19 +103,23 @@ PLATFORM_MESSAGES: dict[str, dict[str, str]] = {
     },
     "table.bad_players": {
         "en": "{game} is played by {min} to {max} players.",
-        "pt": "{game} joga-se com {min} a {max} jogadores.",
+        "pt": "{game} é jogado por {min} a {max} jogadores.",
+        "pt-PT": "{game} joga-se com {min} a {max} jogadores.",
     },
     "command.stale": {
         "en": "Stale version: you saw {expected}, the table is at {actual}.",
-        "pt": "Versão desatualizada: viste a {expected}, a mesa está na {actual}.",
+        "pt": "Versão desatualizada: você viu a {expected}, a mesa está na {actual}.",
+        "pt-PT": "Versão desatualizada: viste a {expected}, a mesa está na {actual}.",
     },
     "command.reused": {
         "en": "The command id {command_id} was already used for another command.",
-        "pt": "O identificador {command_id} já foi usado noutro comando.",
+        "pt": "O identificador {command_id} já foi usado em outro comando.",
+        "pt-PT": "O identificador {command_id} já foi usado noutro comando.",
     },
     "command.conflict": {
         "en": "Another move was recorded at the same time; try again.",
-        "pt": "Outra jogada foi registada ao mesmo tempo; tenta de novo.",
+        "pt": "Outra jogada foi registrada ao mesmo tempo; tente de novo.",
+        "pt-PT": "Outra jogada foi registada ao mesmo tempo; tenta de novo.",
     },
     "hint.hard_choice": {
         "en": "A strong player would play {action} here.",
@@ -115,13 +138,39 @@ def catalogue() -> Mapping[str, Mapping[str, str]]:
     return merged
 
 
+def text_for(entry: Mapping[str, str], locale: str) -> str | None:
+    """An entry's text in ``locale``: ``pt-BR``/``pt-PT`` fall back to ``pt``, then English."""
+    wanted = normal_locale(locale)
+    if wanted == DEFAULT_LOCALE:
+        return entry.get(DEFAULT_LOCALE)
+    return entry.get(wanted) or entry.get("pt") or entry.get(DEFAULT_LOCALE)
+
+
 def render(reason: Reason, locale: str = DEFAULT_LOCALE) -> str:
-    """The reason in ``locale`` (falls back to English, then to the code itself)."""
+    """The reason in ``locale`` (falls back to English, then to the code itself). Cards named
+    in its parameters read as on the table (``10♣``), never as codes (``TC``)."""
     entry = catalogue().get(reason.code)
     if entry is None:
         return reason.code + (f" {dict(reason.params)}" if reason.params else "")
-    template = entry.get(locale) or entry.get(DEFAULT_LOCALE) or reason.code
+    template = text_for(entry, locale) or reason.code
+    params = {name: _shown(value, name) for name, value in reason.param_dict().items()}
     try:
-        return template.format(**reason.param_dict())
+        return template.format(**params)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+_CARD = re.compile(r"^(10|[2-9TJQKA])[CDHS]$")
+
+
+_SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def _shown(value: object, name: str = "") -> object:
+    if name == "suit" and isinstance(value, str) and value in _SUIT_SYMBOLS:
+        return _SUIT_SYMBOLS[value]  # a suit named by its letter reads as its symbol
+    if isinstance(value, str) and _CARD.match(value):
+        return Card.parse(value).label
+    if isinstance(value, str) and "," in value and all(_CARD.match(v) for v in value.split(",")):
+        return ", ".join(Card.parse(v).label for v in value.split(","))
+    return value

@@ -32,6 +32,11 @@ class Tile:
         return Tile.of(int(parts[0]), int(parts[1]))
 
     @property
+    def index(self) -> int:
+        """The tile's place in the standard set order (0-0 is 0, 6-6 is 27)."""
+        return self.high * (self.high + 1) // 2 + self.low
+
+    @property
     def code(self) -> str:
         return f"{self.high}-{self.low}"
 
@@ -58,6 +63,15 @@ class Tile:
         return self.code
 
 
+_SET = tuple(Tile(high, low) for high in range(7) for low in range(high + 1))
+
+
 def double_six_set() -> tuple[Tile, ...]:
     """The 28 tiles in standard order (by high, then low)."""
-    return tuple(Tile(high, low) for high in range(7) for low in range(high + 1))
+    return _SET
+
+
+def index_of(tile: Tile) -> int:
+    """``tile.index`` as a function (cheaper in loops than the property)."""
+    high = tile.high
+    return high * (high + 1) // 2 + tile.low

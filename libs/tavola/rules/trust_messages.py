@@ -114,6 +114,10 @@ TRUST_MESSAGES: dict[str, dict[str, str]] = {
         "en": "The account {name} exists with another kind.",
         "pt": "A conta {name} existe com outro tipo.",
     },
+    "table.exact_players": {
+        "en": "{game} is played by {n} players.",
+        "pt": "{game} é jogado por {n} jogadores.",
+    },
     "seat.away_takeover": {
         "en": "Seat {seat} stopped playing: a bot plays it until its player comes back.",
         "pt": "O lugar {seat} parou de jogar: um bot joga por ele até o jogador voltar.",

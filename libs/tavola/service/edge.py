@@ -12,12 +12,21 @@ anything else as INTERNAL with an incident id (logged with its traceback) — ne
 and never an exception's text. Server streams write through a bounded buffer: a client
 that stops reading for ``stream_write_timeout`` seconds is dropped (RESOURCE_EXHAUSTED) and the
 stream's memory freed.
+
+A call relayed by the web gateway (``services/gateway``) carries two more metadata: the
+gateway's own credential, ``tavola-gateway-authorization: Bearer <token>`` (a token with
+the ``gateway`` scope), and the browser's address, ``tavola-client-address``
+(``ipv4:1.2.3.4`` or ``ipv6:[::1]``). Only with a valid gateway credential is that address
+the call's client address for every per-address limit; without one the header is ignored
+(the address is the connection's peer), and a wrong credential is refused
+(UNAUTHENTICATED / PERMISSION_DENIED, throttled per peer like any failed token).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextvars import ContextVar
@@ -28,7 +37,7 @@ import grpc
 import structlog
 from google.protobuf.message import DecodeError
 
-from tavola.accounts.model import Principal
+from tavola.accounts.model import GATEWAY, Principal
 from tavola.protocol import errors
 from tavola.protocol.errors import ServiceError
 from tavola.protocol.grpc_errors import abort
@@ -41,6 +50,9 @@ PACKAGE_PREFIX = "/tavola.v1."
 AUTHORIZATION = "authorization"
 LOCALE_HEADER = "tavola-locale"
 MAX_TOKEN_HEADER = 256
+GATEWAY_AUTHORIZATION = "tavola-gateway-authorization"  # the web gateway's own credential
+CLIENT_ADDRESS = "tavola-client-address"  # the browser's address, honoured only with it
+MAX_ADDRESS_HEADER = 64
 
 _CALLER: ContextVar[Principal | None] = ContextVar("tavola_caller", default=None)
 
@@ -125,7 +137,7 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
             async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
                 locale = _locale(request, metadata)
                 try:
-                    principal = await self._admit(method, policy, metadata, request, context)
+                    principal, _ = await self._admit(method, policy, metadata, request, context)
                     with acting_as(principal), _bound(method, request, principal):
                         return await inner(request, context)
                 except ServiceError as error:
@@ -140,8 +152,10 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
             async def streaming(request: Any, context: grpc.aio.ServicerContext) -> None:
                 locale = _locale(request, metadata)
                 try:
-                    principal = await self._admit(method, policy, metadata, request, context)
-                    await self._stream(stream, request, context, principal, method)
+                    principal, address = await self._admit(
+                        method, policy, metadata, request, context
+                    )
+                    await self._stream(stream, request, context, principal, method, address)
                 except ServiceError as error:
                     await _refuse(context, error, locale)
                 except Exception as error:
@@ -157,8 +171,8 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         metadata: Mapping[str, Any],
         request: Any,
         context: grpc.aio.ServicerContext,
-    ) -> Principal:
-        address = _address(context)
+    ) -> tuple[Principal, str]:
+        address = await self._client_address(metadata, _address(context))
         wait = self._limiter.check("address", address)
         if wait:
             raise errors.exhausted(wait, "rate.limited", limit="address")
@@ -175,12 +189,30 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                 "request.invalid", field="message", detail="not a valid protobuf message"
             )
         check_request(request)
-        return principal
+        return principal, address
 
-    async def _principal(self, metadata: Mapping[str, Any], address: str) -> Principal:
+    async def _client_address(self, metadata: Mapping[str, Any], peer: str) -> str:
+        """The call's client address: the peer's, or — relayed by a gateway whose own
+        credential has the ``gateway`` scope — the address the gateway names."""
+        credential = metadata.get(GATEWAY_AUTHORIZATION)
+        if credential is None:
+            return peer  # a bare tavola-client-address is never honoured
+        gateway = await self._principal(metadata, peer, GATEWAY_AUTHORIZATION)
+        if not gateway.has(GATEWAY):
+            raise errors.denied("auth.scope_missing", scope=GATEWAY)
+        forwarded = metadata.get(CLIENT_ADDRESS)
+        if not isinstance(forwarded, str) or not client_address_valid(forwarded):
+            raise errors.invalid(
+                "request.invalid", field=CLIENT_ADDRESS, detail="ipv4:ADDRESS or ipv6:[ADDRESS]"
+            )
+        return forwarded
+
+    async def _principal(
+        self, metadata: Mapping[str, Any], address: str, name: str = AUTHORIZATION
+    ) -> Principal:
         if self._limiter.check_level("unauthenticated", address) < 1.0:
             raise errors.exhausted(1.0, "rate.limited", limit="unauthenticated")
-        header = metadata.get(AUTHORIZATION)
+        header = metadata.get(name)
         if not isinstance(header, str) or not header:
             self._limiter.check("unauthenticated", address)
             raise errors.unauthenticated("auth.missing")
@@ -201,8 +233,8 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         context: grpc.aio.ServicerContext,
         principal: Principal,
         method: str,
+        address: str,
     ) -> None:
-        address = _address(context)
         wait = self._limiter.check("stream_open", principal.token_id)
         if wait:
             raise errors.exhausted(wait, "rate.limited", limit="stream_open")
@@ -224,9 +256,10 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                                 1.0, "stream.slow_reader", seconds=int(self._write_timeout)
                             ) from None
                         except Exception:
-                            if context.cancelled() or context.done():
-                                return  # the client went away (cancelled, deadline)
-                            raise
+                            # A write that fails means the client went away (cancelled,
+                            # or its deadline passed — gRPC may say so before the call
+                            # counts as done).
+                            return
                 finally:
                     await items.aclose()  # type: ignore[attr-defined]
         finally:
@@ -267,6 +300,23 @@ def _address(context: grpc.aio.ServicerContext) -> str:
     peer = context.peer() or "unknown"
     host, _, port = peer.rpartition(":")
     return host if host and port.isdigit() else peer
+
+
+def client_address_valid(text: str) -> bool:
+    """``ipv4:1.2.3.4`` or ``ipv6:[::1]``: an address as gRPC names a peer, without port."""
+    if len(text) > MAX_ADDRESS_HEADER:
+        return False
+    kind, _, host = text.partition(":")
+    try:
+        if kind == "ipv4":
+            ipaddress.IPv4Address(host)
+            return True
+        if kind == "ipv6" and host.startswith("[") and host.endswith("]"):
+            ipaddress.IPv6Address(host[1:-1])
+            return True
+    except ValueError:
+        return False
+    return False
 
 
 @contextlib.contextmanager

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 
 import asyncpg
 import grpc
@@ -17,7 +17,7 @@ from nats.aio.client import Client as NATS
 from nats.js import JetStreamContext
 from nats.js.api import DiscardPolicy, StorageType, StreamConfig
 from nats.js.errors import BadRequestError
-from prometheus_client import start_http_server
+from prometheus_client import Gauge, start_http_server
 
 from tavola.bus import subjects
 from tavola.service.config import EventStreamLimits, metrics_address
@@ -29,13 +29,14 @@ log = structlog.get_logger(__name__)
 async def connect_nats(url: str, name: str) -> NATS:
     """Connect as the service ``name``: the URL carries its NATS user (``nats://user:pass@``)
     when the bus requires authentication, and replies come to its own inbox prefix, which
-    only its user may read (docs/security.md)."""
+    only its user may read (docs/security.md). Several servers (a cluster) are given as
+    comma-separated URLs, each with the user."""
 
     async def on_error(error: Exception) -> None:
         log.warning("nats.error", error=type(error).__name__)
 
     return await nats.connect(
-        url,
+        [part.strip() for part in url.split(",") if part.strip()],
         name=name,
         max_reconnect_attempts=-1,
         reconnect_time_wait=0.5,
@@ -111,12 +112,124 @@ def metrics_interceptor() -> GrpcMetricsInterceptor:
     return GrpcMetricsInterceptor()
 
 
+DEPENDENCY_UP = Gauge(
+    "tavola_dependency_up",
+    "1 while this service reaches the dependency (database: Postgres, bus: NATS), as its "
+    "health check last found it; 0 makes the service NOT_SERVING",
+    ["dependency"],
+)
+
+Check = Callable[[], Awaitable[bool]]
+# the health service name a liveness probe asks for: SERVING while the process runs, even
+# when a dependency is down (a restart would not bring Postgres back); readiness asks for
+# "" (or a gRPC service's name), which tells the truth about the dependencies
+LIVENESS = "liveness"
+
+
+def nats_check(nc: NATS, timeout: float = 1.0) -> Check:
+    """Connected and answering: a round trip to the server (``flush``) within ``timeout``."""
+
+    async def check() -> bool:
+        if not nc.is_connected:
+            return False
+        await nc.flush(timeout=max(1, round(timeout)))
+        return True
+
+    return check
+
+
+def postgres_check(pool: asyncpg.Pool, timeout: float = 1.0) -> Check:
+    """A connection of the pool runs ``SELECT 1`` within ``timeout``."""
+
+    async def check() -> bool:
+        async with pool.acquire(timeout=timeout) as connection:
+            return bool(await connection.fetchval("SELECT 1", timeout=timeout) == 1)
+
+    return check
+
+
+def grpc_check(channel: grpc.aio.Channel, timeout: float = 1.0) -> Check:
+    """The service behind ``channel`` answers its own health check with SERVING."""
+    stub = health_pb2_grpc.HealthStub(channel)
+
+    async def check() -> bool:
+        answer = await stub.Check(health_pb2.HealthCheckRequest(), timeout=timeout)
+        return bool(answer.status == health_pb2.HealthCheckResponse.SERVING)
+
+    return check
+
+
+class HealthWatch:
+    """Keeps a health servicer truthful: every ``interval`` seconds each dependency is
+    checked (a failure or ``timeout`` counts as down); the service is SERVING only while
+    every one answers, NOT_SERVING otherwise, and says so once per change in its log. A
+    check never retries on its own: the next round is the retry, for as long as the service
+    runs (it is how a probe learns the service is back)."""
+
+    def __init__(
+        self,
+        servicer: health.HealthServicer,
+        service_names: Sequence[str],
+        checks: Mapping[str, Check],
+        interval: float = 1.0,
+        timeout: float = 2.0,
+    ) -> None:
+        self._servicer = servicer
+        self._names = (*service_names, "")
+        self._checks = dict(checks)
+        self._interval = interval
+        self._timeout = timeout
+        self._task: asyncio.Task[None] | None = None
+        self.serving = True
+        self.down: tuple[str, ...] = ()
+
+    async def check_once(self) -> bool:
+        down = []
+        for dependency, check in self._checks.items():
+            try:
+                up = await asyncio.wait_for(check(), self._timeout)
+            except Exception:
+                up = False
+            DEPENDENCY_UP.labels(dependency).set(1 if up else 0)
+            if not up:
+                down.append(dependency)
+        serving = not down
+        if serving != self.serving or tuple(down) != self.down:
+            if serving:
+                log.info("health.serving")
+            else:
+                log.warning("health.not_serving", down=down)
+        self.serving, self.down = serving, tuple(down)
+        status = (
+            health_pb2.HealthCheckResponse.SERVING
+            if serving
+            else health_pb2.HealthCheckResponse.NOT_SERVING
+        )
+        for name in self._names:
+            self._servicer.set(name, status)
+        return serving
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        while True:
+            await self.check_once()
+            await asyncio.sleep(self._interval)
+
+
 def add_health_and_reflection(
     server: grpc.aio.Server, service_names: Sequence[str]
 ) -> health.HealthServicer:
     servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
-    for name in (*service_names, ""):
+    for name in (*service_names, "", LIVENESS):
         servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     reflection.enable_server_reflection(
         (*service_names, health.SERVICE_NAME, reflection.SERVICE_NAME), server
@@ -138,10 +251,17 @@ async def stop_on_signals() -> AsyncIterator[asyncio.Event]:
             loop.remove_signal_handler(sig)
 
 
-async def start_health_server(address: str) -> tuple[grpc.aio.Server, int]:
-    """A gRPC server with only health checking and reflection (internal services)."""
+async def start_health_server(
+    address: str, checks: Mapping[str, Check]
+) -> tuple[grpc.aio.Server, int, HealthWatch]:
+    """A gRPC server with only health checking and reflection (internal services), kept
+    truthful about ``checks`` (the service's dependencies) by the returned watch, already
+    running: stop it before the server."""
     server = grpc.aio.server()
-    add_health_and_reflection(server, ())
+    servicer = add_health_and_reflection(server, ())
     port = server.add_insecure_port(address)
     await server.start()
-    return server, port
+    watch = HealthWatch(servicer, (), checks)
+    await watch.check_once()
+    watch.start()
+    return server, port, watch

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections import OrderedDict
 from datetime import UTC, datetime
 
 import asyncpg
@@ -16,20 +17,39 @@ def new_seed() -> bytes:
     return secrets.token_bytes(fairness.SEED_BYTES)
 
 
-class PostgresSeedVault:
-    """Reads seeds for the engine (cached: a seed never changes)."""
+SEEDS = 16_384  # seeds kept in memory (LRU), as many as the engine caches matches
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+
+class PostgresSeedVault:
+    """Reads seeds for the engine, caching the ``capacity`` most recently used (a seed never
+    changes, so a cached one is always right; a forgotten one is read again)."""
+
+    def __init__(self, pool: asyncpg.Pool, capacity: int = SEEDS) -> None:
+        if capacity < 1:
+            raise ValueError("the seed cache needs room for one seed")
         self._pool = pool
-        self._cache: dict[str, bytes] = {}
+        self._capacity = capacity
+        self._cache: OrderedDict[str, bytes] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._cache)
 
     async def seed(self, match_id: str) -> bytes:
-        if match_id not in self._cache:
-            secret = await load_match_secret(self._pool, match_id)
-            if secret is None:
-                raise not_found("match.not_found", match_id=match_id)
-            self._cache[match_id] = secret.seed
-        return self._cache[match_id]
+        cached = self._cache.get(match_id)
+        if cached is not None:
+            self._cache.move_to_end(match_id)
+            return cached
+        secret = await load_match_secret(self._pool, match_id)
+        if secret is None:
+            raise not_found("match.not_found", match_id=match_id)
+        self._cache[match_id] = secret.seed
+        while len(self._cache) > self._capacity:
+            self._cache.popitem(last=False)
+        return secret.seed
+
+    def forget(self, match_id: str) -> None:
+        """The match ended (its seed is revealed in its stream): no need to keep it."""
+        self._cache.pop(match_id, None)
 
     async def create(self, match_id: str) -> str:
         """Draw and store a new seed; returns its commitment."""

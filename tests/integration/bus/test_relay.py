@@ -218,3 +218,24 @@ async def test_a_durable_consumer_that_restarts_catches_up(relay_setup, private_
     stop.set()
     await task
     assert set(seen) == {str(e.event_id) for e in (*first.events, *second.events)}
+
+
+async def test_the_relay_saves_its_cursor_every_so_many_events_not_after_every_batch(
+    relay_setup, pool
+):
+    store, js, names, _ = relay_setup
+    relay = Relay(pool, store, js, names, poll_interval=0.01, save_every=10, save_interval=60.0)
+    stop = asyncio.Event()
+    task = asyncio.create_task(relay.run(stop))
+    appended = []
+    for n in range(25):  # one small batch after another, each published on its own
+        result = await store.append("match-s", n, [an_event()])
+        appended.append(result.events[0])
+        relay.poke()
+        await asyncio.sleep(0.02)
+    await until(lambda: _count_at_least(js, names, 25))
+    assert relay.saves <= 3  # at 10 and 20 events (and perhaps once more), never 25 times
+    stop.set()
+    await task  # a relay that stops saves where it got to
+    assert await load_position(pool, "relay") == appended[-1].cursor
+    assert sorted(await bus_ids(js, names)) == sorted(str(e.event_id) for e in appended)

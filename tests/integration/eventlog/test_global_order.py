@@ -19,7 +19,7 @@ import pytest
 
 from tavola.eventlog.contract import SteppingClock, events
 from tavola.eventlog.model import StoredEvent
-from tavola.eventlog.postgres import PostgresEventStore, append_notifications
+from tavola.eventlog.postgres import PostgresEventStore
 from tavola.eventlog.subscribe import tail
 
 pytestmark = pytest.mark.integration
@@ -77,11 +77,10 @@ async def _tailing_reader(
     received: list[StoredEvent] = []
 
     async def follow() -> None:
-        async with pool.acquire() as listener, append_notifications(listener) as wakeup:
-            async for event in tail(store, poll_interval=0.05, batch_size=40, wakeup=wakeup):
-                received.append(event)
-                if len(received) >= TOTAL:
-                    return
+        async for event in tail(store, poll_interval=0.02, batch_size=40):
+            received.append(event)
+            if len(received) >= TOTAL:
+                return
 
     follower = asyncio.create_task(follow())
     await load.done.wait()

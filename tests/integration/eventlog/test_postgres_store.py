@@ -7,7 +7,6 @@ import asyncio
 import asyncpg
 import pytest
 
-from tavola.eventlog import postgres
 from tavola.eventlog.contract import EventStoreContract, SteppingClock, a_stream, events
 from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
 from tavola.eventlog.model import EventStore
@@ -60,31 +59,44 @@ async def test_a_command_retried_concurrently_is_appended_once(
     assert await store.stream_version(stream) == 1
 
 
-async def test_a_retry_whose_first_attempt_commits_between_its_reads_gets_the_first_answer(
-    store: PostgresEventStore, pool: asyncpg.Pool, monkeypatch: pytest.MonkeyPatch
+async def test_a_retry_whose_first_attempt_commits_while_it_writes_gets_the_first_answer(
+    store: PostgresEventStore, pool: asyncpg.Pool
 ) -> None:
-    """The interleaving CI once hit: the retry looks the command up (not there yet), the
-    first attempt commits, the retry reads the head (moved on). The answer is the record."""
+    """The interleaving CI once hit, as it happens with one statement: the first attempt
+    has written but not committed when the retry's statement runs (its snapshot sees no
+    command, the stream at 0); the retry waits on the key, the first attempt commits, the
+    retry's insert fails. The answer is the first attempt's record."""
     stream = a_stream()
     first_attempt = PostgresEventStore(pool, SteppingClock())
-    lookups: list[str] = []
-    real_find = postgres._find_command
-
-    async def find_then_let_the_first_attempt_commit(
-        conn: object, stream_id: str, command_id: str
-    ) -> object:
-        found = await real_find(conn, stream_id, command_id)
-        if not lookups:
-            lookups.append(command_id)
-            await first_attempt.append(stream, 0, events(1), command_id="c", command_result=b"r")
-        return found
-
-    monkeypatch.setattr(postgres, "_find_command", find_then_let_the_first_attempt_commit)
+    async with pool.acquire() as conn:
+        transaction = conn.transaction()
+        await transaction.start()
+        await first_attempt.append_in(
+            conn, stream, 0, events(1), command_id="c", command_result=b"r"
+        )
+        retry = asyncio.create_task(
+            store.append(stream, 0, events(1), command_id="c", command_result=b"other")
+        )
+        await _blocked_on_a_lock(pool)
+        await transaction.commit()
     with pytest.raises(DuplicateCommand) as raised:
-        await store.append(stream, 0, events(1), command_id="c", command_result=b"other")
+        await retry
     assert raised.value.record.result == b"r"
     assert list(raised.value.record.versions) == [1]
     assert await store.stream_version(stream) == 1
+
+
+async def _blocked_on_a_lock(pool: asyncpg.Pool) -> None:
+    """Until some session of this database waits for a row lock (the retry's insert)."""
+    for _ in range(500):
+        waiting = await pool.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock'"
+        )
+        if waiting:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the retry never waited for the first attempt")
 
 
 async def test_one_command_id_raced_onto_one_stream_is_recorded_once(
@@ -152,3 +164,22 @@ async def test_reading_the_global_order_uses_the_tx_position_index(
     text = "\n".join(row[0] for row in plan)
     assert "Index Scan using events_global_order" in text, text
     assert "Sort" not in text, text
+
+
+async def test_a_head_seen_inside_a_transaction_that_rolls_back_is_not_remembered(
+    store: PostgresEventStore, pool: asyncpg.Pool
+) -> None:
+    """The store chains new events from heads it remembers; a head only the caller's open
+    transaction could see must never be one of them (appending after it would leave a
+    gap once that transaction rolls back)."""
+    stream = a_stream()
+    async with pool.acquire() as conn:
+        with pytest.raises(RuntimeError):
+            async with conn.transaction():
+                await store.append_in(conn, stream, 0, events(2))
+                await store.append_in(conn, stream, 2, events(1))  # reads its own head
+                raise RuntimeError("rolled back")
+    with pytest.raises(ConcurrencyConflict) as raised:
+        await store.append(stream, 3, events(1))
+    assert raised.value.actual == 0
+    assert await store.read_stream(stream) == []

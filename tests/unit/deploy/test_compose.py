@@ -35,11 +35,11 @@ def mounts(service: dict[str, Any]) -> dict[str, Path]:
     return found
 
 
-def test_the_platform_is_the_four_services_of_one_image_tagged_by_version(
+def test_the_platform_is_the_five_services_of_one_image_tagged_by_version(
     compose: dict[str, Any], version: str
 ) -> None:
     services = platform_services(compose)
-    assert set(services) == {"engine", "lobby", "scoring", "bots"}
+    assert set(services) == {"engine", "lobby", "scoring", "bots", "gateway"}
     assert {service["image"] for service in services.values()} == {f"tavola:{version}"}
     assert all(
         service["build"]["dockerfile"] == "deploy/Dockerfile" for service in services.values()

@@ -80,7 +80,20 @@ def _seat_cells(ctx: Ctx, seat: int) -> list[Text]:
         cells.append(Text(ctx.tr("col.declared" if done else "col.deciding"), style="dim"))
     cells.append(labelled(ctx.tr("col.tricks"), str(ctx.int_at("tricks_won", seat) or 0)))
     cells.append(_total(ctx, seat))
+    owed = _owes_solo(ctx, seat)
+    if owed is not None:
+        cells.append(owed)
     return cells
+
+
+def _owes_solo(ctx: Ctx, seat: int) -> Text | None:
+    """Under Pflichtsolo: who still owes the compulsory solo (and, once the match is over,
+    who never played theirs)."""
+    owed = ctx.seq("solo_owed")
+    if seat >= len(owed) or not owed[seat]:
+        return None
+    over = ctx.v.get("phase") == "over"
+    return Text(ctx.tr("col.solo_never" if over else "col.solo_owed"), style="yellow")
 
 
 def _total(ctx: Ctx, seat: int) -> Text:

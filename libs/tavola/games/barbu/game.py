@@ -32,7 +32,7 @@ from tavola.games.barbu.play import legal_cards, why_card_illegal
 from tavola.games.barbu.scoring import score_deal
 from tavola.games.barbu.state import DEALS_PER_BLOCK, SEATS, BarbuOptions, BarbuState
 from tavola.games.barbu.timers import TIMERS, decision
-from tavola.games.barbu.transitions import evolve
+from tavola.games.barbu.transitions import advance, evolve
 from tavola.games.barbu.views import BarbuView, build_view, describe
 from tavola.rules.cards import (
     Rank,
@@ -55,6 +55,7 @@ from tavola.rules.interface import (
 )
 
 DECK = standard_deck()
+PLAYS = tuple(PlayCard(c) for c in DECK)  # one action per card, by card index
 
 
 class Barbu(TrickGame[BarbuState, BarbuAction]):
@@ -124,11 +125,17 @@ class Barbu(TrickGame[BarbuState, BarbuAction]):
     def legal_actions(self, state: BarbuState, seat: int) -> Sequence[BarbuAction]:
         if seat != state.turn or state.phase not in ("contract", "doubling", "play"):
             return ()
+        legal: tuple[BarbuAction, ...] | None = state.legal
+        if legal is None:
+            state.legal = legal = self._legal(state, seat)
+        return legal
+
+    def _legal(self, state: BarbuState, seat: int) -> tuple[BarbuAction, ...]:
         if state.phase == "contract":
             return self._contract_choices(state)
         if state.phase == "doubling":
             return tuple(Double(t) for t in legal_doubles(state, seat))
-        return tuple(PlayCard(c) for c in legal_cards(state, seat))
+        return tuple(PLAYS[c.suit * 13 + c.rank - 2] for c in legal_cards(state, seat))
 
     def _contract_choices(self, state: BarbuState) -> tuple[ChooseContract, ...]:
         remaining = state.remaining[state.declarer]
@@ -183,6 +190,16 @@ class Barbu(TrickGame[BarbuState, BarbuAction]):
         return None
 
     # ----- decisions -------------------------------------------------------------------
+    def decide(self, state: BarbuState, seat: int, action: BarbuAction) -> list[Event]:
+        """``Game.decide`` with a shortcut for the common command: one of the legal actions
+        just listed for the seat on turn (the very object: every check then passes)."""
+        legal = state.legal
+        if legal is not None and seat == state.turn:
+            for choice in legal:
+                if choice is action:
+                    return self.apply(state, seat, choice)
+        return super().decide(state, seat, action)
+
     def apply(self, state: BarbuState, seat: int, action: BarbuAction) -> list[Event]:
         if isinstance(action, ChooseContract):
             first: Event = ContractChosen(
@@ -193,10 +210,10 @@ class Barbu(TrickGame[BarbuState, BarbuAction]):
         else:
             first = CardPlayed(seat, action.card)
         events: list[Event] = [first]
-        state = self.evolve(state, first)
+        state = advance(state, first)
         if isinstance(action, PlayCard):
             consequences = self._after_card(state, seat)
-            state = self.fold(state, consequences)
+            state = _folded(state, consequences)
             events += consequences
         return events + self._automatic_events(state)
 
@@ -208,19 +225,19 @@ class Barbu(TrickGame[BarbuState, BarbuAction]):
             place = len(state.finished) + 1
             out: list[Event] = [WentOut(seat, place, DOMINO_PLACE_POINTS[place - 1])]
             if place == SEATS - 1:
-                out += score_deal(self.fold(state, out))
+                out += score_deal(_folded(state, out))
             return out
         trick = state.trick
         assert trick is not None and state.contract is not None
         if len(trick.plays) < SEATS:
             return []
         won = self._trick_won(state)
-        after = self.evolve(state, won)
+        after = advance(state, won)
         if after.tricks_played == 13:
             return [won, *score_deal(after)]
         if self._all_scoring_cards_taken(after):
             ended = DealEndedEarly(state.deal, after.tricks_played)
-            return [won, ended, *score_deal(self.evolve(after, ended))]
+            return [won, ended, *score_deal(advance(after, ended))]
         return [won]
 
     def _trick_won(self, state: BarbuState) -> TrickWon:
@@ -257,7 +274,7 @@ class Barbu(TrickGame[BarbuState, BarbuAction]):
             else:
                 break
             events.append(event)
-            state = self.evolve(state, event)
+            state = advance(state, event)
         return events
 
     # ----- timers ------------------------------------------------------------------------
@@ -314,6 +331,13 @@ class Barbu(TrickGame[BarbuState, BarbuAction]):
 
     def messages(self) -> Mapping[str, Mapping[str, str]]:
         return MESSAGES
+
+
+def _folded(state: BarbuState, events: list[Event]) -> BarbuState:
+    """The state after ``events``, each fold remembered (``transitions.advance``)."""
+    for event in events:
+        state = advance(state, event)
+    return state
 
 
 def _auto_contract(state: BarbuState, seat: int, legal: Sequence[BarbuAction]) -> ChooseContract:

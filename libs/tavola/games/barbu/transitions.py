@@ -30,6 +30,9 @@ from tavola.rules.interface import Event
 
 
 def evolve(state: BarbuState, event: Event) -> BarbuState:
+    memo = state.memo
+    if memo is not None and memo[0] is event:
+        return memo[1]
     match event:
         case CardPlayed():
             return _card_played(state, event)
@@ -59,6 +62,14 @@ def evolve(state: BarbuState, event: Event) -> BarbuState:
         case FirstDeclarerDrawn(declarer=declarer):
             return changed(state, phase="deal", declarer=declarer)
     raise TypeError(f"not a Barbu event: {event!r}")
+
+
+def advance(state: BarbuState, event: Event) -> BarbuState:
+    """``evolve``, remembered by ``state`` (see ``state``'s docstring)."""
+    after = evolve(state, event)
+    if after is not state:
+        state.memo = (event, after)
+    return after
 
 
 def _put(

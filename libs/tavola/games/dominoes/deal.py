@@ -35,10 +35,13 @@ def weight(tile: Tile) -> tuple[int, int]:
 def deal_events(state: DominoesState, permutation: tuple[int, ...]) -> list[Event]:
     if sorted(permutation) != list(range(len(TILES))):
         raise ValueError("a deal needs a permutation of the 28 tiles")
-    shuffled = [TILES[i] for i in permutation]
     n = state.players
-    hands = [tuple(sorted(shuffled[HAND_SIZE * s : HAND_SIZE * (s + 1)])) for s in range(n)]
-    boneyard = tuple(shuffled[HAND_SIZE * n :])
+    # the set is in tile order, so a hand sorted by tile is its sorted set indices
+    hands = [
+        tuple(TILES[i] for i in sorted(permutation[HAND_SIZE * s : HAND_SIZE * (s + 1)]))
+        for s in range(n)
+    ]
+    boneyard = tuple(TILES[i] for i in permutation[HAND_SIZE * n :])
     number = state.hand + 1
     opener, rule = choose_opener(state, hands)
     events: list[Event] = [

@@ -17,7 +17,7 @@ from tavola.games.dominoes.events import (
     TilePlayed,
     TilesShown,
 )
-from tavola.games.dominoes.line import End, fits, place, placements, resolve_end
+from tavola.games.dominoes.line import End, placements, resolve_end
 from tavola.games.dominoes.scoring import (
     HandResult,
     last_tile_bonus,
@@ -28,36 +28,74 @@ from tavola.games.dominoes.scoring import (
 from tavola.games.dominoes.state import (
     BONEYARD_KEPT,
     DominoesState,
-    evolve,
+    advance,
     next_seat,
     side_of,
 )
 from tavola.rules.errors import Reason
 from tavola.rules.interface import Event
-from tavola.rules.tiles import Tile
+from tavola.rules.tiles import Tile, double_six_set, index_of
+
+TILES = double_six_set()
+SHOWING = tuple(sum(1 << t.index for t in TILES if t.has(n)) for n in range(7))
+"""``SHOWING[n]``: the tiles (as bits) that show number ``n``."""
+PLAYS = tuple(Play(t) for t in TILES)  # the bare code of each tile, by index
+SIDES = tuple((Play(t, End.LEFT), Play(t, End.RIGHT)) for t in TILES)
+CHOICE = tuple(tuple(-1 if a == b else Tile.of(a, b).index for b in range(7)) for a in range(7))
+"""``CHOICE[a][b]``: the one tile with a choice of ends when the ends are a and b (-1: none)."""
 
 
 # ----- legality ---------------------------------------------------------------------------
 def legal_plays(state: DominoesState, seat: int) -> tuple[Play, ...]:
+    """Every legal play of ``seat``, in hand order (each end in turn for a tile that fits
+    both differently)."""
     if state.ends is None:
         required = required_opening(state)
         hand = state.hands[seat] if required is None else (required,)
         return tuple(Play(tile) for tile in hand)
-    return tuple(
-        Play(tile, end) for tile in state.hands[seat] for end in placements(tile, state.ends)
-    )
+    a, b = state.ends
+    fitting = state.masks[seat] & (SHOWING[a] | SHOWING[b])
+    if not fitting:
+        return ()
+    both = CHOICE[a][b]
+    out: list[Play] = []
+    if state.ordered:  # hand order is index order
+        while fitting:
+            low = fitting & -fitting
+            fitting ^= low
+            index = low.bit_length() - 1
+            if index == both:
+                out += SIDES[index]
+            else:
+                out.append(PLAYS[index])
+        return tuple(out)
+    for tile in state.hands[seat]:
+        index = index_of(tile)
+        if fitting >> index & 1:
+            if index == both:
+                out += SIDES[index]
+            else:
+                out.append(PLAYS[index])
+    return tuple(out)
+
+
+def fits_now(state: DominoesState, seat: int) -> bool:
+    """Whether ``seat`` holds a tile that fits the line (anything opens an empty line)."""
+    ends = state.ends
+    if ends is None:
+        return bool(state.hands[seat])
+    return bool(state.masks[seat] & (SHOWING[ends[0]] | SHOWING[ends[1]]))
 
 
 def can_play(state: DominoesState, seat: int) -> bool:
-    ends = state.ends
-    return any(fits(tile, ends) for tile in state.hands[seat])
+    return fits_now(state, seat)
 
 
 def why_illegal(state: DominoesState, seat: int, action: DominoesAction) -> Reason | None:
     if isinstance(action, Pass):
         return Reason.of("dominoes.must_play")
     tile, end = action.tile, action.end
-    if tile not in state.hands[seat]:
+    if not state.masks[seat] >> index_of(tile) & 1:
         return Reason.of("dominoes.not_in_hand", tile=tile.code)
     if state.ends is None:
         return _opening_reason(state, tile, end)
@@ -91,7 +129,7 @@ def play_events(state: DominoesState, seat: int, action: Play) -> list[Event]:
     after = state
     events: list[Event] = []
     after = _emit(after, events, _played(state, seat, tile, end))
-    if not after.hands[seat]:
+    if not after.masks[seat]:
         bonus = Bonus.NONE if ends_before is None else last_tile_bonus(tile, ends_before)
         after = _emit(after, events, PlayerWentOut(state.hand, seat, tile, bonus))
         seat_pips = _seat_pips(after)
@@ -101,13 +139,19 @@ def play_events(state: DominoesState, seat: int, action: Play) -> list[Event]:
 
 
 def _played(state: DominoesState, seat: int, tile: Tile, end: End | None) -> TilePlayed:
-    _, ends = place(state.line, state.ends, tile, end)
-    return TilePlayed(state.hand, seat, tile, end, ends[0], ends[1])
+    ends = state.ends
+    if ends is None:
+        left, right = tile.high, tile.low
+    elif end is End.LEFT:
+        left, right = tile.other_end(ends[0]), ends[1]
+    else:
+        left, right = ends[0], tile.other_end(ends[1])
+    return TilePlayed(state.hand, seat, tile, end, left, right)
 
 
 def _emit(state: DominoesState, events: list[Event], event: Event) -> DominoesState:
     events.append(event)
-    return evolve(state, event)
+    return advance(state, event)
 
 
 def is_blocked(state: DominoesState) -> bool:
@@ -146,7 +190,7 @@ def _draw_until_fit(state: DominoesState, seat: int, events: list[Event]) -> Dom
         tile = state.boneyard[0]
         state = _emit(state, events, TileDrawn(state.hand, seat, tile))
         state = _emit(state, events, BoneyardDrawn(state.hand, seat, len(state.boneyard)))
-        if fits(tile, state.ends):
+        if fits_now(state, seat):
             break
     return state
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TypeVar
 
 from tavola.games.doppelkopf import events as ev
 from tavola.games.doppelkopf.match import game_ended, start_bock
 from tavola.games.doppelkopf.model import Contract, SeatParty, TrickRecord
-from tavola.games.doppelkopf.state import Deal, DokoState
+from tavola.games.doppelkopf.state import Deal, DokoState, changed, deal_changed
 from tavola.games.doppelkopf.trumps import CLUB_QUEEN, FOX, card_rules
 from tavola.rules.cards import Card, Trick, remove_card
 from tavola.rules.interface import Event
@@ -36,7 +35,7 @@ def _deal(state: DokoState) -> Deal:
 
 
 def _with_deal(state: DokoState, **changes: object) -> DokoState:
-    return replace(state, deal=replace(_deal(state), **changes))  # type: ignore[arg-type]
+    return changed(state, deal=deal_changed(_deal(state), **changes))
 
 
 def start_play(deal: Deal, options_schweinchen: bool) -> Deal:
@@ -49,7 +48,7 @@ def start_play(deal: Deal, options_schweinchen: bool) -> Deal:
     ):
         pigs = next((s for s in deal.seats if deal.hands[s].count(FOX) == 2), None)
     lead = deal.declarer if deal.compulsory and deal.declarer is not None else deal.seats[0]
-    return replace(deal, schweinchen=pigs, turn=lead, trick=Trick(lead))
+    return deal_changed(deal, schweinchen=pigs, turn=lead, trick=Trick(lead))
 
 
 def _contract_chosen(state: DokoState, e: ev.ContractChosen) -> DokoState:
@@ -62,7 +61,7 @@ def _contract_chosen(state: DokoState, e: ev.ContractChosen) -> DokoState:
     else:
         re = tuple(s == e.declarer for s in range(n))
         alone = e.contract.is_solo
-    deal = replace(
+    deal = deal_changed(
         deal,
         contract=e.contract,
         declarer=e.declarer,
@@ -74,8 +73,8 @@ def _contract_chosen(state: DokoState, e: ev.ContractChosen) -> DokoState:
     if e.contract == Contract.POVERTY:
         assert e.declarer is not None
         asked = deal.next_seat(e.declarer)
-        return replace(state, deal=replace(deal, asked=asked), phase="poverty_offer")
-    return replace(state, deal=start_play(deal, state.options.schweinchen), phase="play")
+        return changed(state, deal=deal_changed(deal, asked=asked), phase="poverty_offer")
+    return changed(state, deal=start_play(deal, state.options.schweinchen), phase="play")
 
 
 def _poverty_answered(state: DokoState, e: ev.PovertyAnswered) -> DokoState:
@@ -94,23 +93,23 @@ def _give(state: DokoState, giver: int, taker: int, cards: tuple[Card, ...]) -> 
         hand = remove_card(hand, c)
     hands = list(_hands(deal, giver, hand))
     hands[taker] = tuple(sorted((*hands[taker], *cards)))
-    return replace(deal, hands=tuple(hands))
+    return deal_changed(deal, hands=tuple(hands))
 
 
 def _maybe_play(state: DokoState, deal: Deal) -> DokoState:
     if deal.to_return > 0:
-        return replace(state, deal=deal, phase="poverty_return")
-    return replace(state, deal=start_play(deal, state.options.schweinchen), phase="play")
+        return changed(state, deal=deal, phase="poverty_return")
+    return changed(state, deal=start_play(deal, state.options.schweinchen), phase="play")
 
 
 def _trumps_handed(state: DokoState, e: ev.TrumpsHandedOver) -> DokoState:
-    deal = replace(_give(state, e.poor, e.partner, e.cards), to_return=len(e.cards))
+    deal = deal_changed(_give(state, e.poor, e.partner, e.cards), to_return=len(e.cards))
     return _maybe_play(state, deal)
 
 
 def _card_returned(state: DokoState, e: ev.CardReturned) -> DokoState:
     deal = _give(state, e.partner, e.poor, (e.card,))
-    return _maybe_play(state, replace(deal, to_return=deal.to_return - 1))
+    return _maybe_play(state, deal_changed(deal, to_return=deal.to_return - 1))
 
 
 def _announced(state: DokoState, e: ev.Announced) -> DokoState:
@@ -151,7 +150,7 @@ def _game_scored(state: DokoState, e: ev.GameScored) -> DokoState:
         owed = tuple(False if s == deal.declarer else o for s, o in enumerate(owed))
     target = state.options.target
     reached = state.target_reached or (target > 0 and max(e.totals) >= target)
-    state = replace(
+    state = changed(
         state, totals=e.totals, last_scores=e.scores, solo_owed=owed, target_reached=reached
     )
     return game_ended(state, advance=not deal.compulsory, bock=deal.bock)
@@ -168,11 +167,14 @@ def _game_started(state: DokoState, e: ev.GameStarted) -> DokoState:
         hands=((),) * n,
         declared=(None,) * n,
     )
-    state = replace(state, deal=deal, deals=e.deal, dealer=e.dealer, phase="reservations")
+    state = changed(state, deal=deal, deals=e.deal, dealer=e.dealer, phase="reservations")
     return start_bock(state, e.bock)
 
 
 def evolve(state: DokoState, event: Event) -> DokoState:
+    memo = state.memo
+    if memo is not None and memo[0] is event:
+        return memo[1]
     match event:
         case ev.CardPlayed():
             return _card_played(state, event)
@@ -190,7 +192,7 @@ def evolve(state: DokoState, event: Event) -> DokoState:
         case ev.WeddingAlone():
             return _with_deal(state, wedding_open=False, alone=True, shift=2)
         case ev.DealerDrawn(dealer=dealer):
-            return replace(state, dealer=dealer, phase="deal")
+            return changed(state, dealer=dealer, phase="deal")
         case ev.GameStarted():
             return _game_started(state, event)
         case ev.HandDealt(seat=seat, cards=cards):
@@ -202,7 +204,7 @@ def evolve(state: DokoState, event: Event) -> DokoState:
         case ev.ContractChosen():
             return _contract_chosen(state, event)
         case ev.DealCancelled():
-            return replace(state, phase="deal")
+            return changed(state, phase="deal")
         case ev.PovertyAnswered():
             return _poverty_answered(state, event)
         case ev.TrumpsHandedOver():
@@ -212,16 +214,24 @@ def evolve(state: DokoState, event: Event) -> DokoState:
         case ev.GameScored():
             return _game_scored(state, event)
         case ev.BockRoundEarned():
-            return replace(state, bock_pending=state.bock_pending + 1)
+            return changed(state, bock_pending=state.bock_pending + 1)
         case ev.PlayerLeft(seat=seat):
-            return replace(state, present=_set(state.present, seat, False))
+            return changed(state, present=_set(state.present, seat, False))
         case ev.GameAbandoned():
             return game_ended(state, advance=True, bock=_deal(state).bock)
         case ev.MatchEnded(interrupted=interrupted):
-            return replace(state, phase="over", interrupted=interrupted)
+            return changed(state, phase="over", interrupted=interrupted)
         case ev.SeatDeclared() | ev.HandThrown() | ev.TrumpsCounted() | ev.CardPassed():
             return state
     raise TypeError(f"not a Doppelkopf event: {event!r}")
 
 
-__all__ = ["card_rules", "evolve", "start_play"]
+def advance(state: DokoState, event: Event) -> DokoState:
+    """``evolve``, remembered by ``state`` (see ``state``'s docstring)."""
+    after = evolve(state, event)
+    if after is not state:
+        state.memo = (event, after)
+    return after
+
+
+__all__ = ["advance", "card_rules", "evolve", "start_play"]

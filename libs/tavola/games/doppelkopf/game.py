@@ -46,7 +46,7 @@ from tavola.games.doppelkopf.state import DokoState
 from tavola.games.doppelkopf.timers import TIMERS, decision
 from tavola.games.doppelkopf.trumps import deck
 from tavola.games.doppelkopf.views import DokoView, make_view
-from tavola.rules.cards import Card, deal_round_robin, deck_from_permutation
+from tavola.rules.cards import Card, deal_round_robin, deck_from_permutation, standard_deck
 from tavola.rules.errors import IllegalAction, Reason
 from tavola.rules.interface import (
     ChanceRequest,
@@ -58,6 +58,7 @@ from tavola.rules.interface import (
     rank_scores,
 )
 
+PLAYS = tuple(Play(c) for c in standard_deck())  # one action per card, by card index
 CODE_TO_RESERVATION = {code.lower(): r for r, code in RESERVATION_CODES.items()}
 CODE_TO_CALL = {code: c for c, code in CALL_CODES.items()}
 RESERVATION_LABELS = {
@@ -96,6 +97,7 @@ class Doppelkopf(TrickGame[DokoState, DokoAction]):
         lower_score_wins=False,
         teams=False,
     )
+    defers = True  # ``wait``: an announcement let pass while another seat plays
 
     # ----- lifecycle -------------------------------------------------------------------
     def initial_state(self, players: int, options: Mapping[str, OptionValue]) -> DokoState:
@@ -166,6 +168,12 @@ class Doppelkopf(TrickGame[DokoState, DokoAction]):
         return state.options.clock.seconds(decision(state, seat))
 
     def to_act(self, state: DokoState) -> frozenset[int]:
+        acting = state.acting
+        if acting is None:
+            state.acting = acting = self._to_act(state)
+        return acting
+
+    def _to_act(self, state: DokoState) -> frozenset[int]:
         deal = state.deal
         if deal is None:
             return frozenset()
@@ -183,6 +191,15 @@ class Doppelkopf(TrickGame[DokoState, DokoAction]):
         return frozenset(seats)
 
     def legal_actions(self, state: DokoState, seat: int) -> Sequence[DokoAction]:
+        known = state.legal
+        if known is None:
+            known = state.legal = {}
+        legal = known.get(seat)
+        if legal is None:
+            legal = known[seat] = self._legal(state, seat)
+        return legal
+
+    def _legal(self, state: DokoState, seat: int) -> tuple[DokoAction, ...]:
         if state.phase == "reservations":
             return tuple(Declare(r) for r in legal_reservations(state, seat))
         if state.phase == "poverty_offer":
@@ -193,10 +210,22 @@ class Doppelkopf(TrickGame[DokoState, DokoAction]):
             return tuple(GiveBack(c) for c in givable(state, seat))
         if state.phase != "play":
             return ()
-        plays: list[DokoAction] = [Play(c) for c in legal_cards(state, seat)]
+        plays: list[DokoAction] = [
+            PLAYS[c.suit * 13 + c.rank - 2] for c in legal_cards(state, seat)
+        ]
         calls: list[DokoAction] = [Announce(c) for c in legal_calls(state, seat)]
         waiting: list[DokoAction] = [Wait()] if calls and not plays else []
         return (*plays, *calls, *waiting)
+
+    def decide(self, state: DokoState, seat: int, action: DokoAction) -> list[Event]:
+        """``Game.decide`` with a shortcut for the common command: one of the legal actions
+        just listed for a seat to act (the very object: every check then passes)."""
+        known = state.legal
+        if known is not None and seat in known and seat in self.to_act(state):
+            for choice in known[seat]:
+                if choice is action:
+                    return self.apply(state, seat, choice)
+        return super().decide(state, seat, action)
 
     def why_illegal(self, state: DokoState, seat: int, action: DokoAction) -> Reason | None:
         match action:
@@ -256,6 +285,12 @@ class Doppelkopf(TrickGame[DokoState, DokoAction]):
             interrupted = not state.options.single_game
             chain.add(ev.MatchEnded(interrupted))
         return chain.events
+
+    def action_public(self, code: str) -> bool:
+        """A reservation is made in secret (its events reveal what the rules show, when they
+        show it), and so are the cards returned to a poor player."""
+        text = code.strip().lower()
+        return text not in CODE_TO_RESERVATION and not text.startswith("give")
 
     def automatic_action(self, state: DokoState, seat: int) -> tuple[DokoAction, Reason]:
         return automatic(self, state, seat)

@@ -3,11 +3,9 @@ when the match ends."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tavola.games.doppelkopf.model import Party
 from tavola.games.doppelkopf.scoring import Settlement
-from tavola.games.doppelkopf.state import Deal, DokoState
+from tavola.games.doppelkopf.state import Deal, DokoState, changed
 from tavola.rules.cards import Suit
 
 
@@ -46,7 +44,7 @@ def bock_due(state: DokoState) -> bool:
 
 def start_bock(state: DokoState, bock: bool) -> DokoState:
     if bock and state.bock_left == 0 and state.bock_pending > 0:
-        return replace(state, bock_left=sum(state.present), bock_pending=state.bock_pending - 1)
+        return changed(state, bock_left=sum(state.present), bock_pending=state.bock_pending - 1)
     return state
 
 
@@ -57,14 +55,14 @@ def game_ended(state: DokoState, advance: bool, bock: bool) -> DokoState:
     deals again (``advance`` false: a compulsory solo) does not use up one of its deals."""
     counts = bock and advance and state.bock_left > 0
     bock_left = state.bock_left - 1 if counts else state.bock_left
-    state = replace(state, games=state.games + 1, bock_left=bock_left, phase="deal")
+    state = changed(state, games=state.games + 1, bock_left=bock_left, phase="deal")
     if not advance:
         return state
     dealer = next_dealer(state.present, state.dealer)
     deals_in_round, rounds_done = state.deals_in_round + 1, state.rounds_done
     if deals_in_round >= sum(state.present):
         deals_in_round, rounds_done = 0, rounds_done + 1
-    return replace(state, dealer=dealer, deals_in_round=deals_in_round, rounds_done=rounds_done)
+    return changed(state, dealer=dealer, deals_in_round=deals_in_round, rounds_done=rounds_done)
 
 
 def too_few(state: DokoState) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tavola.games.doppelkopf import events as ev
-from tavola.games.doppelkopf.evolve import evolve
+from tavola.games.doppelkopf.evolve import advance
 from tavola.games.doppelkopf.match import bock_reasons, match_over
 from tavola.games.doppelkopf.model import Contract
 from tavola.games.doppelkopf.scoring import SpecialRules, seat_scores, settle
@@ -23,7 +23,7 @@ class Chain:
 
     def add(self, *events: Event) -> None:
         for event in events:
-            self.state = evolve(self.state, event)
+            self.state = advance(self.state, event)
             self.events.append(event)
 
     @property
@@ -61,7 +61,13 @@ def legal_cards(state: DokoState, seat: int) -> tuple[Card, ...]:
     deal = state.deal
     if state.phase != "play" or deal is None or deal.turn != seat:
         return ()
-    return tuple(dict.fromkeys(playable(deal.hands[seat], _led(deal), deal.rules)))
+    out, held = [], 0
+    for c in playable(deal.hands[seat], _led(deal), deal.rules):
+        bit = 1 << (c.suit * 13 + c.rank - 2)
+        if not held & bit:  # each card once (the deck holds two of each)
+            held |= bit
+            out.append(c)
+    return tuple(out)
 
 
 def play_events(state: DokoState, seat: int, card: Card) -> list[Event]:

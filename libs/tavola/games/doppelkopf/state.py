@@ -1,9 +1,19 @@
-"""Doppelkopf state: the whole match (``DokoState``) and the game being played (``Deal``)."""
+"""Doppelkopf state: the whole match (``DokoState``) and the game being played (``Deal``).
+
+Both are values: nothing changes one once the rules have built it. ``changed`` and
+``deal_changed`` make the next one from a hand-written copy of the slots (several times
+cheaper than ``dataclasses.replace``, which still works). Each also caches what the rules
+computed from it, never compared nor taken by ``replace``: a deal its card rules
+(``rules_cache``); a match state the seats to act and their legal actions (``acting``,
+``legal``) and the last state folded from it (``memo``: the event and the state after it
+— ``Chain`` folds the events of a decision as it decides them, so the caller's fold of the
+very same events costs nothing).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from tavola.games.doppelkopf.model import Contract, Party, Reservation, SeatParty, TrickRecord
 from tavola.games.doppelkopf.options import DokoOptions
@@ -15,7 +25,7 @@ Phase = Literal[
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Deal:
     """One game (one deal). Per-seat tuples are indexed by seat number (all seats)."""
 
@@ -46,10 +56,14 @@ class Deal:
     replied: tuple[bool, bool] = (False, False)  # the party's Re/Kontra was a late reply
     announcers: tuple[SeatParty, ...] = ()
     waiting: tuple[int, ...] = ()  # seats that let their announcements pass (``wait``)
+    rules_cache: CardRules | None = field(init=False, default=None, repr=False, compare=False)
 
     @property
     def rules(self) -> CardRules:
-        return card_rules(self.contract, self.schweinchen is not None)
+        rules = self.rules_cache
+        if rules is None:
+            rules = self.rules_cache = card_rules(self.contract, self.schweinchen is not None)
+        return rules
 
     def party(self, seat: int) -> Party:
         return Party.RE if self.re[seat] else Party.KONTRA
@@ -58,7 +72,7 @@ class Deal:
         return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DokoState:
     players: int
     options: DokoOptions
@@ -77,3 +91,72 @@ class DokoState:
     deal: Deal | None = None
     last_scores: tuple[int, ...] = ()
     interrupted: bool = False
+    acting: frozenset[int] | None = field(init=False, default=None, repr=False, compare=False)
+    legal: dict[int, Any] | None = field(init=False, default=None, repr=False, compare=False)
+    memo: tuple[Any, DokoState] | None = field(init=False, default=None, repr=False, compare=False)
+
+
+_new = object.__new__
+_RULE_FIELDS = frozenset(("contract", "schweinchen"))
+
+
+def deal_changed(deal: Deal, **changes: Any) -> Deal:
+    """The deal with ``changes`` (``dataclasses.replace`` for the hot path)."""
+    new: Deal = _new(Deal)
+    new.number = deal.number
+    new.dealer = deal.dealer
+    new.seats = deal.seats
+    new.bock = deal.bock
+    new.forced_solo = deal.forced_solo
+    new.hands = deal.hands
+    new.declared = deal.declared
+    new.reserved = deal.reserved
+    new.contract = deal.contract
+    new.declarer = deal.declarer
+    new.compulsory = deal.compulsory
+    new.re = deal.re
+    new.alone = deal.alone
+    new.partner = deal.partner
+    new.wedding_open = deal.wedding_open
+    new.shift = deal.shift
+    new.asked = deal.asked
+    new.to_return = deal.to_return
+    new.schweinchen = deal.schweinchen
+    new.schweinchen_shown = deal.schweinchen_shown
+    new.turn = deal.turn
+    new.trick = deal.trick
+    new.tricks = deal.tricks
+    new.levels = deal.levels
+    new.replied = deal.replied
+    new.announcers = deal.announcers
+    new.waiting = deal.waiting
+    new.rules_cache = None if _RULE_FIELDS.intersection(changes) else deal.rules_cache
+    for name, value in changes.items():
+        setattr(new, name, value)
+    return new
+
+
+def changed(state: DokoState, **changes: Any) -> DokoState:
+    """The match state with ``changes`` (``dataclasses.replace`` for the hot path)."""
+    new: DokoState = _new(DokoState)
+    new.players = state.players
+    new.options = state.options
+    new.phase = state.phase
+    new.present = state.present
+    new.totals = state.totals
+    new.dealer = state.dealer
+    new.deals = state.deals
+    new.games = state.games
+    new.rounds_done = state.rounds_done
+    new.deals_in_round = state.deals_in_round
+    new.target_reached = state.target_reached
+    new.bock_pending = state.bock_pending
+    new.bock_left = state.bock_left
+    new.solo_owed = state.solo_owed
+    new.deal = state.deal
+    new.last_scores = state.last_scores
+    new.interrupted = state.interrupted
+    new.acting = new.legal = new.memo = None
+    for name, value in changes.items():
+        setattr(new, name, value)
+    return new

@@ -19,6 +19,8 @@ CLUB_QUEEN = Card(Suit.CLUBS, Rank.QUEEN)
 CLUB_JACK = Card(Suit.CLUBS, Rank.JACK)
 FOX = Card(Suit.DIAMONDS, Rank.ACE)
 TRUMP = -1  # the "suit" of trumps for following
+NO_KIND = -2  # the "kind" of a card not in the deck
+DULLE_INDEX = DULLE.suit * 13 + DULLE.rank - 2
 
 SUIT_SOLOS = {
     Contract.CLUBS_SOLO: Suit.CLUBS,
@@ -63,11 +65,15 @@ def trump_order(contract: Contract, schweinchen: bool = False) -> tuple[Card, ..
 @dataclass(frozen=True, slots=True)
 class CardRules:
     """How cards rank in one contract: ``power`` (trumps above 100) and ``kind`` (TRUMP or
-    the suit, for following)."""
+    the suit, for following); ``powers`` and ``kinds`` hold the same by card index
+    (``suit * 13 + rank - 2``; 0 and ``NO_KIND`` for cards not in the deck), for the rules'
+    hot paths."""
 
     power: dict[Card, int]
     kind: dict[Card, int]
     dulle_trump: bool
+    powers: tuple[int, ...] = ()
+    kinds: tuple[int, ...] = ()
 
     def is_trump(self, c: Card) -> bool:
         return self.kind[c] == TRUMP
@@ -85,7 +91,11 @@ def card_rules(contract: Contract, schweinchen: bool = False) -> CardRules:
         else:
             power[c] = PLAIN_ORDER[c.rank]
             kind[c] = int(c.suit)
-    return CardRules(power=power, kind=kind, dulle_trump=DULLE in order)
+    powers = [0] * 52
+    kinds = [NO_KIND] * 52
+    for c in deck():
+        powers[c.index], kinds[c.index] = power[c], kind[c]
+    return CardRules(power, kind, DULLE in order, tuple(powers), tuple(kinds))
 
 
 def beats(new: Card, best: Card, rules: CardRules, second_dulle: bool) -> bool:
@@ -101,19 +111,37 @@ def beats(new: Card, best: Card, rules: CardRules, second_dulle: bool) -> bool:
 
 
 def trick_winner(plays: Sequence[PlayedCard], rules: CardRules, second_dulle: bool) -> int:
-    best = plays[0]
+    """The seat whose card wins (``beats``, on card indexes)."""
+    powers, kinds = rules.powers, rules.kinds
+    again = second_dulle and rules.dulle_trump
+    seat, best = plays[0].seat, _index(plays[0].card)
     for play in plays[1:]:
-        if beats(play.card, best.card, rules, second_dulle):
-            best = play
-    return best.seat
+        new = _index(play.card)
+        new_trump, best_trump = kinds[new] == TRUMP, kinds[best] == TRUMP
+        if new_trump != best_trump:
+            wins = new_trump
+        elif not new_trump and new // 13 != best // 13:
+            wins = False
+        elif new == best:  # the first of two identical cards wins, except the second Dulle
+            wins = again and new == DULLE_INDEX
+        else:
+            wins = powers[new] > powers[best]
+        if wins:
+            seat, best = play.seat, new
+    return seat
+
+
+def _index(card: Card) -> int:
+    return card.suit * 13 + card.rank - 2
 
 
 def playable(hand: Sequence[Card], led: Card | None, rules: CardRules) -> tuple[Card, ...]:
     """Cards of ``hand`` that may be played: follow the led kind when possible."""
     if led is None:
         return tuple(hand)
-    kind = rules.kind[led]
-    following = tuple(c for c in hand if rules.kind[c] == kind)
+    kinds = rules.kinds
+    kind = kinds[_index(led)]
+    following = tuple(c for c in hand if kinds[c.suit * 13 + c.rank - 2] == kind)
     return following or tuple(hand)
 
 

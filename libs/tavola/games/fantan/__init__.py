@@ -33,7 +33,8 @@ from tavola.games.fantan.events import (
     HandWon,
     Passed,
 )
-from tavola.games.fantan.game import GAME, FanTan, FanTanState
+from tavola.games.fantan.game import GAME, FanTan
+from tavola.games.fantan.state import FanTanState
 
 __all__ = [
     "GAME",

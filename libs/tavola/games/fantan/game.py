@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Literal
 
 from tavola.games.fantan.actions import FanTanAction, Pass, Play
 from tavola.games.fantan.events import (
@@ -21,6 +19,14 @@ from tavola.games.fantan.events import (
 )
 from tavola.games.fantan.messages import MESSAGES
 from tavola.games.fantan.options import FanTanOptions, building_rank
+from tavola.games.fantan.state import (
+    SEVEN_OF_DIAMONDS_BIT,
+    SEVENS,
+    FanTanState,
+    advance,
+    evolve,
+    hands_in_match,
+)
 from tavola.games.fantan.timers import TIMERS, decision
 from tavola.games.fantan.views import FanTanView, RowView, rank_code
 from tavola.rules.cards import (
@@ -29,7 +35,6 @@ from tavola.rules.cards import (
     Suit,
     deal_round_robin,
     deck_from_permutation,
-    remove_card,
     standard_deck,
 )
 from tavola.rules.errors import IllegalAction, Reason
@@ -45,26 +50,8 @@ from tavola.rules.interface import (
 )
 
 SEVEN_OF_DIAMONDS = Card(Suit.DIAMONDS, Rank.SEVEN)
-Phase = Literal["draw_dealer", "deal", "play", "over"]
-Row = tuple[int, int]  # (low, high) building ranks, A=1 … K=13
-
-
-@dataclass(frozen=True, slots=True)
-class FanTanState:
-    players: int
-    options: FanTanOptions
-    phase: Phase = "draw_dealer"
-    hand: int = 0
-    dealer: int = 0
-    hands: tuple[tuple[Card, ...], ...] = ()
-    rows: tuple[Row | None, ...] = (None, None, None, None)
-    turn: int | None = None
-    started: bool = False
-    passes_in_a_row: int = 0
-    totals: tuple[int, ...] = ()
-    hands_played: int = 0
-    last_winner: int | None = None
-    redeals: int = 0
+PLAYS = tuple(Play(c) for c in standard_deck())  # one action per card, by card index
+ON_TURN = tuple(frozenset((seat,)) for seat in range(8))
 
 
 class FanTan(Game[FanTanState, FanTanAction]):
@@ -132,9 +119,7 @@ class FanTan(Game[FanTanState, FanTanAction]):
         return state.players
 
     def hands_in_match(self, state: FanTanState) -> int | None:
-        if state.options.hands:
-            return state.options.hands
-        return None if state.options.penalty_limit else state.players
+        return hands_in_match(state)
 
     def chance(self, state: FanTanState) -> ChanceRequest | None:
         if state.phase == "draw_dealer":
@@ -167,47 +152,7 @@ class FanTan(Game[FanTanState, FanTanAction]):
         return events
 
     def evolve(self, state: FanTanState, event: Event) -> FanTanState:
-        match event:
-            case DealerChosen(dealer=dealer):
-                return replace(state, dealer=dealer, phase="deal")
-            case DealVoided():
-                return replace(state, redeals=state.redeals + 1)
-            case HandStarted(hand=hand, dealer=dealer):
-                return replace(
-                    state,
-                    hand=hand,
-                    dealer=dealer,
-                    phase="play",
-                    redeals=0,
-                    hands=tuple(() for _ in range(state.players)),
-                    rows=(None, None, None, None),
-                    turn=None,
-                    started=False,
-                    passes_in_a_row=0,
-                )
-            case HandDealt(seat=seat, cards=dealt):
-                hands = list(state.hands)
-                hands[seat] = dealt
-                new = replace(state, hands=tuple(hands))
-                return replace(new, turn=self._opening_seat(new))
-            case CardsSetAside():
-                return state
-            case CardPlayed(seat=seat, card=played):
-                return self._after_play(state, seat, played)
-            case Passed(seat=seat):
-                return replace(
-                    state,
-                    turn=(seat + 1) % state.players,
-                    passes_in_a_row=state.passes_in_a_row + 1,
-                )
-            case HandWon(seat=seat):
-                return replace(state, turn=None, last_winner=seat)
-            case HandBlocked():
-                return replace(state, turn=None, last_winner=None)
-            case HandScored(totals=totals):
-                new = replace(state, totals=totals, hands_played=state.hands_played + 1, turn=None)
-                return replace(new, phase="over" if self._match_ended(new) else "deal")
-        raise TypeError(f"not a Fan Tan event: {event!r}")
+        return evolve(state, event)
 
     # ----- turns and legality ----------------------------------------------------------
     def decision(self, state: FanTanState, seat: int) -> str | None:
@@ -220,22 +165,35 @@ class FanTan(Game[FanTanState, FanTanAction]):
     def to_act(self, state: FanTanState) -> frozenset[int]:
         if state.phase != "play" or state.turn is None:
             return frozenset()
-        return frozenset((state.turn,))
+        return ON_TURN[state.turn]
 
     def legal_actions(self, state: FanTanState, seat: int) -> Sequence[FanTanAction]:
-        if seat not in self.to_act(state):
+        if seat != state.turn or state.phase != "play":
             return ()
-        return tuple(Play(c) for c in self._playable(state, state.hands[seat]))
+        legal: tuple[FanTanAction, ...] | None = state.legal
+        if legal is None:
+            allowed = state.masks[seat] & self._playable_bits(state)
+            if state.ordered:
+                legal = tuple(PLAYS[i] for i in _indexes(allowed))
+            else:
+                plays = (PLAYS[c.suit * 13 + c.rank - 2] for c in state.hands[seat])
+                legal = tuple(p for p in plays if allowed & _bit(p.card))
+            state.legal = legal
+        return legal
+
+    def _playable_bits(self, state: FanTanState) -> int:
+        """The cards that may be played now, as bits (``_card_reason`` gives ``None`` for
+        exactly these cards of a hand)."""
+        if state.started:
+            return state.open
+        if self._can_open_with_any_seven(state):
+            return SEVENS
+        return SEVEN_OF_DIAMONDS_BIT
 
     def _playable(self, state: FanTanState, hand: tuple[Card, ...]) -> list[Card]:
-        """The cards of ``hand`` that may be played now (fast path of ``_card_reason``:
-        a card is playable exactly when ``_card_reason`` gives ``None``)."""
-        if not state.started:
-            if self._can_open_with_any_seven(state):
-                return [c for c in hand if c.rank == Rank.SEVEN]
-            return [c for c in hand if c == SEVEN_OF_DIAMONDS]
-        rows = state.rows
-        return [c for c in hand if c.rank == Rank.SEVEN or _extends(rows[c.suit], c)]
+        """The cards of ``hand`` that may be played now."""
+        playable = self._playable_bits(state)
+        return [c for c in hand if playable & _bit(c)]
 
     def why_illegal(self, state: FanTanState, seat: int, action: FanTanAction) -> Reason | None:
         if isinstance(action, Pass):
@@ -269,42 +227,34 @@ class FanTan(Game[FanTanState, FanTanAction]):
         )
 
     def _can_open_with_any_seven(self, state: FanTanState) -> bool:
-        dealt = any(SEVEN_OF_DIAMONDS in hand for hand in state.hands)
+        dealt = any(mask & SEVEN_OF_DIAMONDS_BIT for mask in state.masks)
         return state.options.any_seven_starts and not dealt
 
-    def _opening_seat(self, state: FanTanState) -> int | None:
-        """Who makes the first move once every hand is known: the holder of 7♦, or with
-        ``any_seven_starts`` (7♦ set aside) the first seat from the dealer's left holding a
-        seven. ``None`` while hands are still being dealt or nobody can open."""
-        if any(len(h) == 0 for h in state.hands):
-            return None
-        n = state.players
-        for step in range(1, n + 1):
-            seat = (state.dealer + step) % n
-            hand = state.hands[seat]
-            if SEVEN_OF_DIAMONDS in hand:
-                return seat
-        if state.options.any_seven_starts:
-            for step in range(1, n + 1):
-                seat = (state.dealer + step) % n
-                if any(c.rank == Rank.SEVEN for c in state.hands[seat]):
-                    return seat
-        return None
+    def decide(self, state: FanTanState, seat: int, action: FanTanAction) -> list[Event]:
+        """``Game.decide`` with a shortcut for the common command: one of the legal plays
+        just listed for the seat on turn (the very object: every check then passes)."""
+        legal = state.legal
+        if legal is not None and seat == state.turn and state.phase == "play":
+            for play in legal:
+                if play is action:
+                    return self.apply(state, seat, play)
+        return super().decide(state, seat, action)
 
     def apply(self, state: FanTanState, seat: int, action: FanTanAction) -> list[Event]:
         assert isinstance(action, Play)
         events: list[Event] = [CardPlayed(seat, action.card)]
-        after = self.evolve(state, events[0])
-        if not after.hands[seat]:
+        after = advance(state, events[0])
+        if not after.masks[seat]:
             return [*events, *self._end_hand(after, winner=seat)]
         # Forced passes: every following seat with nothing to play passes explicitly.
-        current = (seat + 1) % state.players
-        for _ in range(state.players):
-            if self._playable(after, after.hands[current]):
+        players = state.players
+        current = (seat + 1) % players
+        for _ in range(players):
+            if after.masks[current] & after.open:  # (the hand has started: ``open`` rules)
                 return events
             events.append(Passed(current))
-            after = self.evolve(after, events[-1])
-            current = (current + 1) % state.players
+            after = advance(after, events[-1])
+            current = (current + 1) % players
         return [*events, *self._end_hand(after, winner=None)]
 
     def _end_hand(self, state: FanTanState, winner: int | None) -> list[Event]:
@@ -315,13 +265,6 @@ class FanTan(Game[FanTanState, FanTanAction]):
         totals = tuple(t + p for t, p in zip(state.totals, penalties, strict=True))
         left = tuple(len(h) for h in state.hands)
         return [ended, HandScored(state.hand, penalties, totals, left)]
-
-    def _match_ended(self, state: FanTanState) -> bool:
-        limit = state.options.penalty_limit
-        if limit and max(state.totals) >= limit:
-            return True
-        planned = self.hands_in_match(state)
-        return planned is not None and state.hands_played >= planned
 
     # ----- what seats see --------------------------------------------------------------
     def view(self, state: FanTanState, seat: int | None) -> FanTanView:
@@ -379,30 +322,19 @@ class FanTan(Game[FanTanState, FanTanAction]):
     def messages(self) -> Mapping[str, Mapping[str, str]]:
         return MESSAGES
 
-    # ----- helpers -----------------------------------------------------------------------
-    def _after_play(self, state: FanTanState, seat: int, played: Card) -> FanTanState:
-        hands = list(state.hands)
-        hands[seat] = remove_card(hands[seat], played)
-        rows = list(state.rows)
-        value = building_rank(played)
-        row = rows[played.suit]
-        if row is None:
-            rows[played.suit] = (value, value)
-        else:
-            rows[played.suit] = (min(row[0], value), max(row[1], value))
-        return replace(
-            state,
-            hands=tuple(hands),
-            rows=tuple(rows),
-            started=True,
-            turn=(seat + 1) % state.players,
-            passes_in_a_row=0,
-        )
+
+def _bit(card: Card) -> int:
+    return 1 << (card.suit * 13 + card.rank - 2)
 
 
-def _extends(row: Row | None, card: Card) -> bool:
-    """Whether ``card`` sits one rank below or above the ends of its open row."""
-    return row is not None and building_rank(card) in (row[0] - 1, row[1] + 1)
+def _indexes(mask: int) -> list[int]:
+    """The set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _can_open(dealt: Sequence[Card], any_seven_starts: bool) -> bool:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from tavola.rules.timers import Decision, TurnTimers
 
 if TYPE_CHECKING:
-    from tavola.games.fantan.game import FanTanState
+    from tavola.games.fantan.state import FanTanState
 
 TIMERS = TurnTimers("fantan", (Decision("card", 20, "a card", "uma carta"),))
 DEFAULT_CLOCK = TIMERS.defaults()  # the timer settings of a table that chose none

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from tavola.games.spades.actions import Bid, BlindNil, Play, SpadesAction
 from tavola.games.spades.bidding import MAX_BID, bid_reason, suggested_bid
@@ -21,19 +20,25 @@ from tavola.games.spades.events import (
     TrickTaken,
 )
 from tavola.games.spades.messages import MESSAGES
-from tavola.games.spades.play import SPADE, card_reason, legal_cards
+from tavola.games.spades.play import (
+    SPADE,
+    card_reason,
+    legal_mask,
+    plays_in,
+    plays_of,
+    plays_of_suit,
+)
 from tavola.games.spades.scoring import match_outcome, settle_hand, team_of
 from tavola.games.spades.state import SEATS, SpadesOptions, SpadesState
 from tavola.games.spades.timers import TIMERS, decision
+from tavola.games.spades.transitions import EVOLVE, TRICKS_PER_HAND, card_played
 from tavola.games.spades.views import SpadesView, build_view, safe_card_for
 from tavola.rules.cards import (
     Card,
-    Trick,
-    deal_round_robin,
-    deck_from_permutation,
-    remove_card,
+    PlayedCard,
+    Suit,
+    deal_standard,
     standard_deck,
-    winner_by_rank,
 )
 from tavola.rules.errors import IllegalAction, Reason
 from tavola.rules.interface import (
@@ -47,12 +52,9 @@ from tavola.rules.interface import (
     rank_scores,
 )
 
-TRICKS_PER_HAND = 13
+DECK = standard_deck()
 ALL_BIDS = tuple(Bid(n) for n in range(MAX_BID + 1))
-
-
-def _set(values: tuple[int | None, ...], index: int, value: int) -> tuple[int | None, ...]:
-    return (*values[:index], value, *values[index + 1 :])
+ON_TURN = tuple(frozenset((seat,)) for seat in range(SEATS))
 
 
 class Spades(TrickGame[SpadesState, SpadesAction]):
@@ -108,87 +110,20 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
             raise ValueError(f"unexpected chance request {request}")
         if request.kind == "draw":
             return [DealerChosen(dealer=outcome[0])]
-        deck = deck_from_permutation(standard_deck(), outcome)
         number = state.hand + 1
         dealer = state.dealer if number == 1 else (state.dealer + 1) % SEATS
-        hands = deal_round_robin(deck, SEATS, first=(dealer + 1) % SEATS, count=13)
+        hands = deal_standard(outcome, SEATS, first=(dealer + 1) % SEATS, count=13)
         events: list[Event] = [HandStarted(number, dealer, (13,) * SEATS)]
         events += [HandDealt(number, seat, cards) for seat, cards in enumerate(hands)]
         return events
 
     def evolve(self, state: SpadesState, event: Event) -> SpadesState:
-        match event:
-            case CardPlayed(seat=seat, card=played):
-                assert state.trick is not None
-                hands = list(state.hands)
-                hands[seat] = remove_card(hands[seat], played)
-                return replace(
-                    state,
-                    hands=tuple(hands),
-                    turn=(seat + 1) % SEATS,
-                    trick=state.trick.with_play(seat, played),
-                )
-            case TrickTaken(number=number, seat=seat):
-                return self._after_trick(state, number, seat)
-            case BidMade(seat=seat, tricks=tricks):
-                return replace(state, bids=_set(state.bids, seat, tricks), turn=(seat + 1) % SEATS)
-            case PlayStarted(leader=leader):
-                return replace(state, phase="play", trick=Trick(leader), turn=leader)
-            case SpadesBroken():
-                return replace(state, spades_broken=True)
-            case HandDealt(seat=seat, cards=dealt):
-                hands = list(state.hands)
-                hands[seat] = dealt
-                return replace(state, hands=tuple(hands))
-        return self._evolve_match(state, event)
-
-    def _evolve_match(self, state: SpadesState, event: Event) -> SpadesState:
-        match event:
-            case DealerChosen(dealer=dealer):
-                return replace(state, dealer=dealer, phase="deal")
-            case HandStarted(hand=hand, dealer=dealer):
-                return replace(
-                    state,
-                    phase="bidding",
-                    hand=hand,
-                    dealer=dealer,
-                    hands=((),) * SEATS,
-                    bids=(None,) * SEATS,
-                    turn=(dealer + 1) % SEATS,
-                    trick=None,
-                    last_trick=None,
-                    last_winner=None,
-                    tricks=(0,) * SEATS,
-                    spades_broken=False,
-                )
-            case HandScored(scores=scores, bags=bags):
-                return replace(
-                    state,
-                    phase="deal",
-                    scores=scores,
-                    bags=bags,
-                    turn=None,
-                    trick=None,
-                    hands_played=state.hands_played + 1,
-                )
-            case ExtraHandCalled():
-                return replace(state, deciding=True)
-            case MatchEnded(winner=winner):
-                return replace(state, phase="over", winner=winner, turn=None)
-        raise TypeError(f"not a Spades event: {event!r}")
-
-    def _after_trick(self, state: SpadesState, number: int, seat: int) -> SpadesState:
-        tricks = list(state.tricks)
-        tricks[seat] += 1
-        more = number < TRICKS_PER_HAND
-        return replace(
-            state,
-            tricks=tuple(tricks),
-            last_trick=state.trick,
-            last_winner=seat,
-            trick=Trick(seat) if more else None,
-            turn=seat if more else None,
-        )
+        if type(event) is CardPlayed:  # three events in four
+            return card_played(state, event)
+        handler = EVOLVE.get(type(event))
+        if handler is None:
+            raise TypeError(f"not a Spades event: {event!r}")
+        return handler(state, event)
 
     # ----- turns and legality ----------------------------------------------------------
     def decision(self, state: SpadesState, seat: int) -> str | None:
@@ -201,19 +136,31 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
     def to_act(self, state: SpadesState) -> frozenset[int]:
         if state.phase not in ("bidding", "play") or state.turn is None:
             return frozenset()
-        return frozenset((state.turn,))
+        return ON_TURN[state.turn]
 
     def legal_actions(self, state: SpadesState, seat: int) -> Sequence[SpadesAction]:
-        if seat != state.turn or state.phase not in ("bidding", "play"):
-            return ()
+        legal: tuple[SpadesAction, ...] | None = state.legal
+        if legal is None or seat != state.turn:
+            if seat != state.turn or state.phase not in ("bidding", "play"):
+                return ()
+            state.legal = legal = self._legal(state, seat)
+        return legal
+
+    def _legal(self, state: SpadesState, seat: int) -> tuple[SpadesAction, ...]:
+        """The legal actions of the seat on turn; sets ``state.allowed`` (their bits)."""
         if state.phase == "bidding":
             return ALL_BIDS
-        assert state.trick is not None
-        cards = legal_cards(state.hands[seat], state.trick.led_suit, state.spades_broken)
-        return tuple(Play(c) for c in cards)
+        hand, led = state.masks[seat], state.led
+        if led >= 0 and state.ordered:  # following: the cards of one suit, if any
+            suit = hand >> (13 * led) & 0x1FFF
+            if suit:
+                state.allowed = suit << (13 * led)
+                return plays_of_suit(led, suit)
+        state.allowed = allowed = legal_mask(hand, led, state.spades_broken)
+        return plays_of(allowed) if state.ordered else plays_in(state.hands[seat], allowed)
 
     def why_illegal(self, state: SpadesState, seat: int, action: SpadesAction) -> Reason | None:
-        if seat not in self.to_act(state):
+        if seat != state.turn or state.phase not in ("bidding", "play"):
             on_turn = ",".join(str(s) for s in sorted(self.to_act(state)))
             return Reason.of("game.not_your_turn", seat=seat, on_turn=on_turn)
         if state.phase == "bidding":
@@ -224,23 +171,40 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
             return Reason.of("spades.bid_first", card=action.card.code)
         if not isinstance(action, Play):
             return Reason.of("spades.bidding_over")
-        assert state.trick is not None
-        return card_reason(
-            state.hands[seat], state.trick.led_suit, state.spades_broken, action.card
-        )
+        if legal_mask(state.masks[seat], state.led, state.spades_broken) & _bit(action):
+            return None
+        led = Suit(state.led) if state.led >= 0 else None
+        return card_reason(state.hands[seat], led, state.spades_broken, action.card)
+
+    def decide(self, state: SpadesState, seat: int, action: SpadesAction) -> list[Event]:
+        """``Game.decide`` with a shortcut for the most common command, a legal card of the
+        seat on turn that does not end the trick (every check of the base class passes)."""
+        if state.phase == "play" and seat == state.turn and type(action) is Play:
+            card = action.card
+            if state.legal is not None:
+                allowed = state.allowed
+            else:
+                allowed = legal_mask(state.masks[seat], state.led, state.spades_broken)
+            if allowed >> (card.suit * 13 + card.rank - 2) & 1:
+                if len(state.trick) < SEATS - 1 and (state.spades_broken or card.suit != SPADE):
+                    return [CardPlayed(seat, card)]
+                return self._play(state, seat, card)
+        return super().decide(state, seat, action)
 
     def apply(self, state: SpadesState, seat: int, action: SpadesAction) -> list[Event]:
         if isinstance(action, Bid):
             return self._apply_bid(state, seat, action.tricks)
-        assert isinstance(action, Play) and state.trick is not None
-        events: list[Event] = [CardPlayed(seat, action.card)]
-        if action.card.suit == SPADE and not state.spades_broken:
+        assert isinstance(action, Play)
+        return self._play(state, seat, action.card)
+
+    def _play(self, state: SpadesState, seat: int, card: Card) -> list[Event]:
+        events: list[Event] = [CardPlayed(seat, card)]
+        if card.suit == SPADE and not state.spades_broken:
             events.append(SpadesBroken(state.hand, seat))
-        trick = state.trick.with_play(seat, action.card)
-        if len(trick.plays) < SEATS:
+        if len(state.trick) < SEATS - 1:
             return events
         number = sum(state.tricks) + 1
-        events.append(TrickTaken(state.hand, number, winner_by_rank(trick, SPADE)))
+        events.append(TrickTaken(state.hand, number, _winner(state.trick, seat, card)))
         if number == TRICKS_PER_HAND:
             events += self._end_hand(self.fold(state, events))
         return events
@@ -333,6 +297,24 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
 
     def messages(self) -> Mapping[str, Mapping[str, str]]:
         return MESSAGES
+
+
+def _winner(plays: Sequence[PlayedCard], seat: int, card: Card) -> int:
+    """Who takes the trick ``plays`` and then ``card`` by ``seat`` (``play.current_winner``
+    on suit and rank numbers)."""
+    best, best_suit, best_rank = plays[0].seat, plays[0].card.suit, plays[0].card.rank
+    for other, c in (*((p.seat, p.card) for p in plays[1:]), (seat, card)):
+        if c.suit == best_suit:
+            if c.rank > best_rank:
+                best, best_rank = other, c.rank
+        elif c.suit == SPADE:
+            best, best_suit, best_rank = other, c.suit, c.rank
+    return best
+
+
+def _bit(play: Play) -> int:
+    card = play.card
+    return 1 << (card.suit * 13 + card.rank - 2)
 
 
 GAME = Spades()

@@ -3,23 +3,69 @@
 Legality: follow the suit led if you can, else play anything. Nobody may lead a spade
 until spades are broken (a spade was played in an earlier trick) unless the hand holds
 only spades — so the first lead of a hand is never a spade unless the leader holds only
-spades.
+spades. The rules decide it on bits (``legal_mask``: a hand as an int, bit ``card.index``
+per card); ``legal_cards`` and ``card_reason`` say the same of cards.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tavola.rules.cards import Card, PlayedCard, Suit
+from tavola.games.spades.actions import Play
+from tavola.rules.cards import Card, PlayedCard, Suit, standard_deck
 from tavola.rules.errors import Reason
 
 SPADE = Suit.SPADES
+SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+SIDE_MASK = SUIT_MASKS[0] | SUIT_MASKS[1] | SUIT_MASKS[2]
 SUIT_NAMES = {
     Suit.CLUBS: "clubs",
     Suit.DIAMONDS: "diamonds",
     Suit.HEARTS: "hearts",
     Suit.SPADES: "spades",
 }
+
+
+def legal_mask(hand: int, led: int, broken: bool) -> int:
+    """The playable cards of a hand given as bits (``led``: the suit led, -1 on a lead)."""
+    if led >= 0:
+        return hand & SUIT_MASKS[led] or hand
+    if broken:
+        return hand
+    return hand & SIDE_MASK or hand
+
+
+PLAYS = tuple(Play(c) for c in standard_deck())  # one action per card, by card index
+_SUIT_PLAYS: tuple[list[tuple[Play, ...] | None], ...] = tuple([None] * 8192 for _ in range(4))
+
+
+def plays_of_suit(suit: int, bits: int) -> tuple[Play, ...]:
+    """The plays of the cards of one suit given as 13 bits (kept: at most 8192 a suit)."""
+    known = _SUIT_PLAYS[suit][bits]
+    if known is None:
+        base = 13 * suit
+        known = _SUIT_PLAYS[suit][bits] = tuple(PLAYS[base + r] for r in range(13) if bits >> r & 1)
+    return known
+
+
+def plays_of(mask: int) -> tuple[Play, ...]:
+    """The plays of the cards given as bits, in card order."""
+    suit = ((mask & -mask).bit_length() - 1) // 13
+    rest = mask >> (13 * suit)
+    if rest < 8192:  # one suit: following, or a hand of one suit
+        return plays_of_suit(suit, rest) if mask else ()
+    out: tuple[Play, ...] = ()
+    while mask:
+        suit = ((mask & -mask).bit_length() - 1) // 13
+        out += plays_of_suit(suit, (mask >> (13 * suit)) & 0x1FFF)
+        mask &= ~SUIT_MASKS[suit]
+    return out
+
+
+def plays_in(hand: Sequence[Card], allowed: int) -> tuple[Play, ...]:
+    """The plays of the cards of ``hand`` whose bits are in ``allowed``, in hand order."""
+    plays = (PLAYS[c.suit * 13 + c.rank - 2] for c in hand)
+    return tuple(p for p in plays if allowed >> (p.card.suit * 13 + p.card.rank - 2) & 1)
 
 
 def legal_cards(hand: Sequence[Card], led: Suit | None, broken: bool) -> tuple[Card, ...]:

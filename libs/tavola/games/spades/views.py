@@ -90,7 +90,6 @@ def build_view(state: SpadesState, seat: int | None) -> SpadesView:
     suggested = None
     if seat is not None and state.phase == "bidding" and state.turn == seat:
         suggested = suggested_bid(own)
-    last = state.last_trick
     return SpadesView(
         seat=seat,
         phase=state.phase,
@@ -100,9 +99,9 @@ def build_view(state: SpadesState, seat: int | None) -> SpadesView:
         hand=own,
         seats=tuple(_seat_view(state, s) for s in range(4)),
         teams=(_team_view(state, 0), _team_view(state, 1)),
-        trick_leader=state.trick.leader if state.trick else None,
-        trick=state.trick.plays if state.trick else (),
-        last_trick=last.plays if last else (),
+        trick_leader=state.leader,
+        trick=state.trick,
+        last_trick=state.last_trick,
         last_trick_winner=state.last_winner,
         tricks_played=sum(state.tricks),
         spades_broken=state.spades_broken,

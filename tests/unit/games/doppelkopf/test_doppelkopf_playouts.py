@@ -311,7 +311,8 @@ def test_decode_rejects_malformed_codes():
 
 def test_every_code_the_catalogue_needs_is_there_in_both_languages():
     for code, texts in GAME.messages().items():
-        assert code.startswith("doppelkopf.") and set(texts) == {"en", "pt"}
+        assert code.startswith("doppelkopf.") and {"en", "pt"} <= set(texts)
+        assert set(texts) <= {"en", "pt", "pt-PT"}, code
     for spec in GAME.info.options:
         assert spec.description in GAME.messages()
     assert all(isinstance(GAME.describe_action(Play(c)), str) for c in deck())

@@ -84,7 +84,7 @@ def test_a_seat_on_turn_announces_within_its_cards_time_and_its_automatic_move_p
     assert isinstance(action, Play) and reason.code == "doppelkopf.auto.card"
     assert (
         render(reason)
-        == f"Time ran out: {action.card.code} was played for you (and nothing announced)."
+        == f"Time ran out: {action.card.label} was played for you (and nothing announced)."
     )
 
 

@@ -60,7 +60,8 @@ def test_the_automatic_card_opens_least_for_the_others_with_its_reason():
     action, reason = GAME.automatic_action(state, 1)
     assert action == Play(card("8D"))  # not the seven of clubs, which opens a row
     assert reason == Reason.of("fantan.auto.safe_card", card="8D")
-    assert render(reason, "pt") == "O tempo acabou: foi jogado o 8D por ti."
+    assert render(reason, "pt") == "O tempo acabou: o 8♦ foi jogado por você."
+    assert render(reason, "pt-PT") == "O tempo acabou: foi jogado o 8♦ por ti."
     GAME.decide(state, 1, action)
 
 

@@ -171,17 +171,36 @@ def _shuffle(items: list[int], rng: Rng) -> None:
 
 
 # ----- playouts ----------------------------------------------------------------------------
+SHOWN_BY = tuple(sum(1 << t for t in range(len(TILES)) if MASK[t] >> n & 1) for n in range(7))
+"""``SHOWN_BY[n]``: the tiles (as bits) that show number ``n``."""
+
+
 def playout_choice(hand: list[int], ends: Ends | None, rival: int, partner: int) -> Move:
     """Greedy, seeing the sampled hands: shed weight and doubles, keep a tile for the next
     turn, leave ends the next player (a rival) cannot match and the partner can.
     ``rival`` and ``partner`` are the masks of numbers those seats hold."""
+    tiles = 0
+    for t in hand:
+        tiles |= 1 << t
+    return _choice(hand, tiles, ends, rival, partner)
+
+
+def _choice(hand: list[int], tiles: int, ends: Ends | None, rival: int, partner: int) -> Move:
+    """``playout_choice`` given the hand also as bits (``tiles``)."""
     best: Move | None = None
     best_key = -100
     for move in moves(hand, ends):
-        new = after(ends, move)
-        mask = (1 << new[0]) | (1 << new[1])
-        follow = sum(1 for t in hand if t != move[0] and MASK[t] & mask)
-        key = PIPS[move[0]] + (6 if DOUBLE[move[0]] else 0) + 3 * min(follow, 2)
+        tile, end = move
+        if ends is None:  # ``after``, inline
+            left, right = HIGH[tile], LOW[tile]
+        elif end == 0:
+            left, right = LOW[tile] if HIGH[tile] == ends[0] else HIGH[tile], ends[1]
+        else:
+            left, right = ends[0], LOW[tile] if HIGH[tile] == ends[1] else HIGH[tile]
+        mask = (1 << left) | (1 << right)
+        # the other tiles of the hand that show a number of the new ends
+        follow = (tiles & ~(1 << tile) & (SHOWN_BY[left] | SHOWN_BY[right])).bit_count()
+        key = PIPS[tile] + (6 if DOUBLE[tile] else 0) + 3 * min(follow, 2)
         if rival & mask:
             key -= 8
         if partner & mask:
@@ -202,8 +221,12 @@ def _numbers(hand: list[int]) -> int:
 def playout(
     deal: Deal, options: DominoesOptions, ends: Ends | None, seat: int, move: Move
 ) -> HandResult:
-    """``seat`` lays ``move``; everyone then plays :func:`playout_choice` to the end."""
+    """``seat`` lays ``move``; everyone then plays :func:`playout_choice` to the end. Each
+    seat's tiles are kept as a list (their order decides ties) and as bits, with the
+    numbers they show (``numbers``), so fitting the line is a bit test."""
     held = [list(h) for h in deal.held]
+    tiles = [sum(1 << t for t in h) for h in held]
+    numbers = [_numbers(h) for h in held]
     boneyard = list(deal.boneyard)
     players = len(held)
     draw = options.mode == "draw"
@@ -211,22 +234,27 @@ def playout(
         tile = move[0]
         before = ends
         held[seat].remove(tile)
+        tiles[seat] &= ~(1 << tile)
+        numbers[seat] = _numbers(held[seat])
         ends = after(ends, move)
         last = seat
         if not held[seat]:
             bonus = Bonus.NONE if before is None else last_tile_bonus(TILES[tile], before)
             return score_domino(options, seat, bonus, _pips(held))
         seat = (seat - 1) % players
-        while not fits_any(held[seat], ends):
+        showing = (1 << ends[0]) | (1 << ends[1])
+        while not numbers[seat] & showing:
             if not (draw and len(boneyard) > BONEYARD_KEPT):
-                if not any(fits_any(h, ends) for h in held):
+                if not any(n & showing for n in numbers):
                     return score_blocked(options, last, _pips(held))
                 seat = (seat - 1) % players
                 continue
             drawn = boneyard.pop(0)
             held[seat].append(drawn)
-        partner = _numbers(held[(seat + 2) % players]) if players == 4 else 0
-        move = playout_choice(held[seat], ends, _numbers(held[(seat - 1) % players]), partner)
+            tiles[seat] |= 1 << drawn
+            numbers[seat] |= MASK[drawn]
+        partner = numbers[(seat + 2) % players] if players == 4 else 0
+        move = _choice(held[seat], tiles[seat], ends, numbers[(seat - 1) % players], partner)
 
 
 def _pips(held: list[list[int]]) -> tuple[int, ...]:

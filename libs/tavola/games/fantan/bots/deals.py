@@ -23,15 +23,27 @@ def deal(seen: Seen, rng: Rng) -> list[int]:
         room[ASIDE] = seen.aside
     cards = bits(seen.unseen)
     rng.shuffle(cards)
-    allowed = {c: seen.holders(c) for c in cards}
-    cards.sort(key=lambda c: len(allowed[c]))
+    may_hold = seen.may_hold
+    cards.sort(key=lambda c: len(may_hold[c]))
     held: dict[int, list[int]] = {s: [] for s in room}
+    free_room = dict(room)  # room left, by seat
+    allowed: dict[int, list[int]] | None = None  # for a repair only
+    randrange = rng.randrange
     for card in cards:
-        free = [s for s in allowed[card] if len(held[s]) < room[s]]
-        if free:
-            held[_weighted(free, room, held, rng)].append(card)
-        elif not _augment(card, allowed, room, held, set(), rng):
-            raise ValueError("no deal is consistent with the knowledge")
+        free = [s for s in may_hold[card] if free_room[s]]
+        if free:  # a seat drawn in proportion to its free room (``_weighted``, inline)
+            pick = randrange(sum([free_room[s] for s in free]))
+            for seat in free:
+                pick -= free_room[seat]
+                if pick < 0:
+                    break
+            held[seat].append(card)
+            free_room[seat] -= 1
+        else:
+            allowed = allowed or {c: seen.holders(c) for c in cards}
+            if not _augment(card, allowed, room, held, set(), rng):
+                raise ValueError("no deal is consistent with the knowledge")
+            free_room = {s: room[s] - len(held[s]) for s in room}
     hands = [0] * seen.players
     hands[seen.seat] = seen.hand
     for seat, owned in held.items():
@@ -39,16 +51,6 @@ def deal(seen: Seen, rng: Rng) -> list[int]:
             for card in owned:
                 hands[seat] |= 1 << card
     return hands
-
-
-def _weighted(free: list[int], room: dict[int, int], held: dict[int, list[int]], rng: Rng) -> int:
-    total = sum(room[s] - len(held[s]) for s in free)
-    pick = rng.randrange(total)
-    for seat in free:
-        pick -= room[seat] - len(held[seat])
-        if pick < 0:
-            return seat
-    return free[-1]
 
 
 def _augment(

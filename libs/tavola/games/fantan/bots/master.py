@@ -57,6 +57,10 @@ class Playout:
         return (self.state >> 33) % n
 
 
+_PLACE = tuple(DISTANCE[c] * 2 + (0 if (1 << c) & SEVENS else 1) for c in range(52))
+"""The part of the playout policy's score that depends on the card alone."""
+
+
 def choose_in_playout(hand: int, playable: int, rng: Playout) -> int:
     """The playout policy (medium's): the card with most of your cards further out, then not
     a seven, then the farthest from its seven; ties at random."""
@@ -68,9 +72,7 @@ def choose_in_playout(hand: int, playable: int, rng: Playout) -> int:
         low = mask & -mask
         mask ^= low
         card = low.bit_length() - 1
-        score = (BEYOND[card] & hand).bit_count() * 16 + DISTANCE[card] * 2
-        if not low & SEVENS:
-            score += 1
+        score = (BEYOND[card] & hand).bit_count() * 16 + _PLACE[card]
         if score > best_score:
             best, best_score, ties = card, score, 1
         elif score == best_score:
@@ -84,6 +86,8 @@ _W = dict(zip(FEATURES, WEIGHTS, strict=True))
 _REACH, _RUN, _END, _DIST, _SEVEN = (
     _W[name] for name in ("reach", "run", "own_end", "distance", "seven")
 )
+_DISTANCE_SCORE = tuple(_DIST * DISTANCE[c] for c in range(52))
+_SEVEN_SCORE = tuple(_SEVEN if (1 << c) & SEVENS else 0.0 for c in range(52))
 
 
 def choose_as_hard(hand: int, playable: int, rng: Playout) -> int:
@@ -101,8 +105,8 @@ def choose_as_hard(hand: int, playable: int, rng: Playout) -> int:
             _REACH * (BEYOND[card] & hand).bit_count()
             + _RUN * run_behind(hand, card)
             + _END * (END_CARDS[card] & hand).bit_count()
-            + _DIST * DISTANCE[card]
-            + (_SEVEN if low & SEVENS else 0.0)
+            + _DISTANCE_SCORE[card]
+            + _SEVEN_SCORE[card]
         )
         if score > best_score:
             best, best_score, ties = card, score, 1

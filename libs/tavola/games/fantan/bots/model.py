@@ -161,18 +161,11 @@ class Seen:
     lacks: tuple[int, ...]
     aside: int
     penalty: tuple[int, ...]
+    may_hold: tuple[tuple[int, ...], ...] = ()  # ``holders`` of every card, worked out once
 
     def holders(self, bit: int) -> list[int]:
         """Other seats that may hold card ``bit`` (-1 stands for the set-aside cards)."""
-        flag = 1 << bit
-        out = [
-            s
-            for s in range(self.players)
-            if s != self.seat and self.counts[s] and not self.lacks[s] & flag
-        ]
-        if self.aside:
-            out.append(-1)
-        return out
+        return list(self.may_hold[bit])
 
 
 def options_of(knowledge: Knowledge) -> FanTanOptions:
@@ -193,6 +186,8 @@ def read(knowledge: Knowledge) -> Seen:
     counts = tuple(view.card_counts) if view.card_counts else (0,) * n
     played = played_mask(rows)
     options = options_of(knowledge)
+    aside = 52 - dealt if dealt else 0
+    may_hold = tuple(_holders(knowledge.seat, n, counts, lacks, aside, b) for b in range(52))
     return Seen(
         seat=knowledge.seat,
         players=n,
@@ -202,9 +197,20 @@ def read(knowledge: Knowledge) -> Seen:
         started=played != 0,
         unseen=FULL & ~hand & ~played,
         lacks=lacks,
-        aside=52 - dealt if dealt else 0,
+        aside=aside,
         penalty=tuple(options.card_penalty(card_of(b)) for b in range(52)),
+        may_hold=may_hold,
     )
+
+
+def _holders(
+    seat: int, players: int, counts: tuple[int, ...], lacks: tuple[int, ...], aside: int, bit: int
+) -> tuple[int, ...]:
+    flag = 1 << bit
+    out = [s for s in range(players) if s != seat and counts[s] and not lacks[s] & flag]
+    if aside:
+        out.append(-1)
+    return tuple(out)
 
 
 def _replay_current_hand(history: Sequence[object], players: int) -> tuple[int, tuple[int, ...]]:

@@ -82,9 +82,14 @@ def _side_estimate(ranks: list[Rank], spades: int) -> float:
 
 
 def trick_estimate(hand: Sequence[Card]) -> float:
-    spades = _ranks(hand, SPADE)
+    by_suit: tuple[list[Rank], ...] = ([], [], [], [])
+    for c in hand:
+        by_suit[c.suit].append(c.rank)
+    for ranks in by_suit:
+        ranks.sort(reverse=True)
+    spades = by_suit[SPADE]
     return _spade_estimate(spades) + sum(
-        _side_estimate(_ranks(hand, s), len(spades)) for s in SIDE_SUITS
+        _side_estimate(by_suit[s], len(spades)) for s in SIDE_SUITS
     )
 
 

@@ -24,18 +24,18 @@ Deal = dict[int, list[Card]]
 
 
 def _greedy(seen: Seen, cards: list[Card], rng: Rng) -> Deal | None:
-    others = [s for s in range(4) if s != seen.seat]
-    left = {s: seen.counts[s] for s in others}
-    eligible = {suit: [s for s in others if seen.may_hold(s, suit)] for suit in Suit}
+    left = list(seen.counts)  # room left, by seat
+    eligible = seen.holders  # by suit
+    sizes = [len(e) for e in eligible]
     order = list(cards)
     rng.shuffle(order)
-    order.sort(key=lambda c: len(eligible[c.suit]))
-    out: Deal = {s: [] for s in others}
+    order.sort(key=lambda c: sizes[c.suit])
+    out: Deal = {s: [] for s in range(4) if s != seen.seat}
     for c in order:
         room = [s for s in eligible[c.suit] if left[s] > 0]
         if not room:
             return None
-        x = rng.randrange(sum(left[s] for s in room))
+        x = rng.randrange(sum([left[s] for s in room]))
         for s in room:
             x -= left[s]
             if x < 0:

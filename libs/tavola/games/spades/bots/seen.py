@@ -41,6 +41,8 @@ class Seen:
     scores: tuple[int, int]
     bags: tuple[int, int]
     dealer: int
+    unseen_cards: tuple[Card, ...] = ()  # ``unseen()``, worked out once
+    holders: tuple[tuple[int, ...], ...] = ()  # per suit (0-3): the other seats that may hold it
 
     @property
     def partner(self) -> int:
@@ -55,9 +57,8 @@ class Seen:
         return 13 - sum(self.tricks)
 
     def unseen(self) -> list[Card]:
-        """Cards the seat has not seen: in the other three hands, in some order."""
-        mine = set(self.hand)
-        return [c for c in DECK if c not in mine and c not in self.played]
+        """Cards the seat has not seen: in the other three hands, in deck order."""
+        return list(self.unseen_cards)
 
     def may_hold(self, seat: int, suit: Suit) -> bool:
         return suit not in self.voids[seat]
@@ -105,6 +106,7 @@ def seen_of(knowledge: Knowledge) -> Seen:
             for seat in range(4):
                 if seat != view.seat:
                     voids[seat].add(suit)
+    others = [s for s in range(4) if s != view.seat]
     return Seen(
         seat=view.seat,
         phase=view.phase,
@@ -121,4 +123,6 @@ def seen_of(knowledge: Knowledge) -> Seen:
         scores=(view.teams[0].score, view.teams[1].score),
         bags=(view.teams[0].bags, view.teams[1].bags),
         dealer=view.dealer,
+        unseen_cards=tuple(c for c in DECK if c not in mine and c not in played),
+        holders=tuple(tuple(s for s in others if suit not in voids[s]) for suit in Suit),
     )

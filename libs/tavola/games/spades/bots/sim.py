@@ -50,39 +50,56 @@ def _bottom(m: int) -> int:
 
 
 def low_card(m: int) -> int:
-    """The lowest card: any side card before any spade, then the lowest rank."""
+    """The lowest card: any side card before any spade, then the lowest rank (the first
+    suit of equal ranks)."""
     side = m & SIDE
     if not side:
-        return _bottom(m)
+        return (m & -m).bit_length() - 1
     best, best_rank = -1, 99
-    for s in (0, 1, 2):
-        x = side & SUIT[s]
+    for base in (0, 13, 26):
+        x = (side >> base) & 0x1FFF
         if x:
-            i = _bottom(x)
-            if i - 13 * s < best_rank:
-                best, best_rank = i, i - 13 * s
+            rank = (x & -x).bit_length() - 1
+            if rank < best_rank:
+                best, best_rank = base + rank, rank
     return best
 
 
 def high_card(m: int) -> int:
-    """The highest side card (by rank), else the highest spade."""
+    """The highest side card (by rank; the first suit of equal ranks), else the highest
+    spade."""
     side = m & SIDE
     if not side:
-        return _top(m)
+        return m.bit_length() - 1
     best, best_rank = -1, -1
-    for s in (0, 1, 2):
-        x = side & SUIT[s]
+    for base in (0, 13, 26):
+        x = (side >> base) & 0x1FFF
         if x:
-            i = _top(x)
-            if i - 13 * s > best_rank:
-                best, best_rank = i, i - 13 * s
+            rank = x.bit_length() - 1
+            if rank > best_rank:
+                best, best_rank = base + rank, rank
     return best
 
 
 class Hand:
-    """A hand in progress with every card known (one sampled deal)."""
+    """A hand in progress with every card known (one sampled deal). ``clean`` (per seat:
+    a nil bid with no trick yet) and ``missing`` (per side: tricks still short of the
+    contract) change only when a trick is taken, so they are kept rather than recounted
+    at every card."""
 
-    __slots__ = ("best", "best_seat", "bids", "broken", "hands", "led", "played", "tricks", "turn")
+    __slots__ = (
+        "best",
+        "best_seat",
+        "bids",
+        "broken",
+        "clean",
+        "hands",
+        "led",
+        "missing",
+        "played",
+        "tricks",
+        "turn",
+    )
 
     def __init__(
         self,
@@ -102,8 +119,20 @@ class Hand:
         self.led = -1
         self.best = -1
         self.best_seat = -1
+        self._tally()
         for seat, index in trick:
             self._add(seat, index)
+
+    def _tally(self) -> None:
+        bids, tricks = self.bids, self.tricks
+        self.clean = [bids[s] == 0 and tricks[s] == 0 for s in range(4)]
+        self.missing = [
+            bids[a]
+            + bids[a + 2]
+            - (tricks[a] if bids[a] else 0)
+            - (tricks[a + 2] if bids[a + 2] else 0)
+            for a in (0, 1)
+        ]
 
     def _add(self, seat: int, index: int) -> None:
         self.played += 1
@@ -122,90 +151,167 @@ class Hand:
 
     def play(self, seat: int, index: int) -> None:
         self.hands[seat] &= ~(1 << index)
-        self._add(seat, index)
+        self.played += 1  # ``_add``, inline
+        if self.led < 0:
+            self.led, self.best, self.best_seat = index // 13, index, seat
+        elif (1 << index) & BEAT[self.best]:
+            self.best, self.best_seat = index, seat
+        if index >= 39:
+            self.broken = True
         if self.played == 4:
-            self.tricks[self.best_seat] += 1
-            self.turn = self.best_seat
+            winner = self.best_seat
+            self.tricks[winner] += 1
+            self.clean[winner] = False  # (``_tally``, for the one trick taken)
+            if self.bids[winner]:
+                self.missing[winner % 2] -= 1
+            self.turn = winner
             self.played, self.led, self.best, self.best_seat = 0, -1, -1, -1
         else:
             self.turn = (seat + 1) % 4
 
     def finish(self) -> None:
-        while self.hands[self.turn]:
-            seat = self.turn
-            self.play(seat, self.choose(seat))
+        """Plays the hand to its end, every seat by the rollout policy: ``choose`` and
+        ``play`` inline, on local variables (the master's hot loop)."""
+        hands, bids, tricks, clean, missing = (
+            self.hands,
+            self.bids,
+            self.tricks,
+            self.clean,
+            self.missing,
+        )
+        turn, played, led, best, best_seat = (
+            self.turn,
+            self.played,
+            self.led,
+            self.best,
+            self.best_seat,
+        )
+        broken = self.broken
+        while hands[turn]:
+            seat = turn
+            hand = hands[seat]
+            m = (
+                (hand & SUIT[led] or hand)
+                if led >= 0
+                else (hand if broken else hand & SIDE or hand)
+            )
+            if not m & (m - 1):
+                card = m.bit_length() - 1
+            elif clean[seat]:
+                card = _duck_high(m, best, played) if led >= 0 else low_card(m)
+            elif clean[(seat + 2) % 4]:
+                card = _cover(hands, seat, m, led, best, best_seat, played, broken, missing)
+            elif led >= 0 and played < 3 and clean[(seat + 1) % 4]:  # an opponent's clean
+                card = low_card(m)  # nil is still to play
+            elif missing[seat % 2] > 0:
+                card = _take(hands, seat, m, led, best, best_seat, played, broken)
+            else:
+                card = _duck_high(m, best, played) if led >= 0 else low_card(m)
+            bit = 1 << card
+            hands[seat] = hand & ~bit
+            played += 1
+            if led < 0:
+                led, best, best_seat = card // 13, card, seat
+            elif bit & BEAT[best]:
+                best, best_seat = card, seat
+            if card >= 39:
+                broken = True
+            if played == 4:
+                tricks[best_seat] += 1
+                clean[best_seat] = False
+                if bids[best_seat]:
+                    missing[best_seat % 2] -= 1
+                turn = best_seat
+                played, led, best, best_seat = 0, -1, -1, -1
+            else:
+                turn = (seat + 1) % 4
+        self.turn, self.played, self.led, self.best, self.best_seat = (
+            turn,
+            played,
+            led,
+            best,
+            best_seat,
+        )
+        self.broken = broken
 
     # ----- the rollout policy ------------------------------------------------------------
-    def _clean_nil(self, seat: int) -> bool:
-        return self.bids[seat] == 0 and self.tricks[seat] == 0
-
-    def _missing(self, seat: int) -> int:
-        a, b = seat % 2, seat % 2 + 2
-        contract = self.bids[a] + self.bids[b]
-        taken = (self.tricks[a] if self.bids[a] else 0) + (self.tricks[b] if self.bids[b] else 0)
-        return contract - taken
-
     def choose(self, seat: int) -> int:
+        """The rollout policy's card for ``seat`` (``finish`` applies the same, inline)."""
         m = self.legal(seat)
+        led, best, played, clean = self.led, self.best, self.played, self.clean
         if not m & (m - 1):
             return _top(m)
-        if self._clean_nil(seat):
-            return self._duck_high(m) if self.led >= 0 else low_card(m)
-        partner = (seat + 2) % 4
-        if self._clean_nil(partner):
-            return self._cover(seat, m)
-        if self.led >= 0 and self._before_clean_nil(seat):
+        if clean[seat]:
+            return _duck_high(m, best, played) if led >= 0 else low_card(m)
+        if clean[(seat + 2) % 4]:
+            return _cover(
+                self.hands, seat, m, led, best, self.best_seat, played, self.broken, self.missing
+            )
+        if led >= 0 and played < 3 and clean[(seat + 1) % 4]:
             return low_card(m)
-        if self._missing(seat) > 0:
-            return self._take(seat, m)
-        return self._duck_high(m) if self.led >= 0 else low_card(m)
+        if self.missing[seat % 2] > 0:
+            return _take(self.hands, seat, m, led, best, self.best_seat, played, self.broken)
+        return _duck_high(m, best, played) if led >= 0 else low_card(m)
 
-    def _before_clean_nil(self, seat: int) -> bool:
-        for k in range(1, 4 - self.played):
-            other = (seat + k) % 4
-            if other % 2 != seat % 2 and self._clean_nil(other):
-                return True
-        return False
 
-    def _duck_high(self, m: int) -> int:
-        losers = m & ~BEAT[self.best]
-        if losers:
-            return high_card(losers)
-        return _top(m) if self.played == 3 else _bottom(m)
+def _duck_high(m: int, best: int, played: int) -> int:
+    losers = m & ~BEAT[best]
+    if losers:
+        return high_card(losers)
+    return _top(m) if played == 3 else _bottom(m)
 
-    def _cover(self, seat: int, m: int) -> int:
-        if self.led < 0:
-            return high_card(m)
-        if self.played >= 2 and self.best_seat != (seat + 2) % 4:
-            return self._take(seat, m) if self._missing(seat) > 0 else self._duck_high(m)
-        winners = m & BEAT[self.best]
-        return _top(winners) if winners else low_card(m)
 
-    def _others(self, seat: int) -> int:
-        h = self.hands
-        return (h[0] | h[1] | h[2] | h[3]) & ~h[seat]
+def _cover(
+    hands: list[int],
+    seat: int,
+    m: int,
+    led: int,
+    best: int,
+    best_seat: int,
+    played: int,
+    broken: bool,
+    missing: list[int],
+) -> int:
+    if led < 0:
+        return high_card(m)
+    if played >= 2 and best_seat != (seat + 2) % 4:
+        if missing[seat % 2] > 0:
+            return _take(hands, seat, m, led, best, best_seat, played, broken)
+        return _duck_high(m, best, played)
+    winners = m & BEAT[best]
+    return _top(winners) if winners else low_card(m)
 
-    def _take(self, seat: int, m: int) -> int:
-        others = self._others(seat)
-        if self.led < 0:
-            for s in (0, 1, 2, 3):
-                x = m & SUIT[s]
-                if x and not others & ABOVE[_top(x)] and (s < 3 or self.broken):
-                    return _top(x)
-            return low_card(m)
-        if self.best_seat == (seat + 2) % 4 and not others & BEAT[self.best]:
-            return low_card(m)
-        winners = m & BEAT[self.best]
-        if not winners:
-            return low_card(m)
-        if self.played == 3:
-            return _bottom(winners)
-        high = _top(winners)
-        if not others & ABOVE[high] and winners & SUIT[self.led]:
-            return high
-        if self.best_seat == (seat + 2) % 4:
-            return low_card(m)
-        return _bottom(winners)
+
+def _take(
+    hands: list[int],
+    seat: int,
+    m: int,
+    led: int,
+    best: int,
+    best_seat: int,
+    played: int,
+    broken: bool,
+) -> int:
+    others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
+    if led < 0:
+        for s in (0, 1, 2, 3):
+            x = m & SUIT[s]
+            if x and not others & ABOVE[x.bit_length() - 1] and (s < 3 or broken):
+                return x.bit_length() - 1
+        return low_card(m)
+    if best_seat == (seat + 2) % 4 and not others & BEAT[best]:
+        return low_card(m)
+    winners = m & BEAT[best]
+    if not winners:
+        return low_card(m)
+    if played == 3:
+        return (winners & -winners).bit_length() - 1
+    high = winners.bit_length() - 1
+    if not others & ABOVE[high] and winners & SUIT[led]:
+        return high
+    if best_seat == (seat + 2) % 4:
+        return low_card(m)
+    return (winners & -winners).bit_length() - 1
 
 
 def value(bids: Sequence[int], tricks: Sequence[int], team: int, bags_before: int) -> int:

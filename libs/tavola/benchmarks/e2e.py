@@ -1,0 +1,323 @@
+"""``make bench``'s platform part: anchors and end-to-end figures from one run, printed side
+by side, on a durable Postgres (the settings in force are printed first).
+
+Order: Postgres settings; the raw one-row-per-commit anchor at each concurrency; the event
+log's append rate at the same concurrencies; the platform as processes (engine, lobby,
+scoring, bots) with the rate limits the bench switches off printed; two long matches for
+the read figures; tables of the platform's bots and tables of gRPC clients (one account per
+seat) at each concurrency over a fixed window; cold replay, reconnect-to-live; memory per
+idle table. Every ratio is to an anchor measured minutes before in the same run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+
+from tavola.accounts.local import ensure_account
+from tavola.accounts.model import Kind
+from tavola.benchmarks import database, measure, reads, tables
+from tavola.benchmarks.tables import Api, Point
+from tavola.cli.platform import Platform, wait_healthy
+from tavola.eventlog.migrate import migrate
+from tavola.infra.databases import create_database, drop_database
+from tavola.infra.local import LocalInfra
+from tavola.v1 import game_pb2
+
+LIMITS_OFF = "address=off,read=off,account=off,create_table=off,lobby=off,stream_open=off"
+
+
+@dataclass
+class Options:
+    window: float = 10.0
+    anchor_seconds: float = 3.0
+    concurrency: tuple[int, ...] = (1, 16, 64)
+    idle_tables: int = 10_000
+    reconnects: int = 40
+    long_matches: bool = True
+    platform: bool = True  # False: the database part only
+    scale_out: bool = True  # bot tables again with a second engine sharing the partitions
+
+
+def say(text: str) -> None:
+    print(text, flush=True)
+
+
+def anchors(url: str, options: Options, store_for: database.StoreFactory) -> dict[int, float]:
+    """The raw anchor and the event log's rate at each concurrency; returns the raw rates."""
+    say("== Postgres anchor and event log (same run, same database) ==")
+    raw: dict[int, float] = {}
+    for n in options.concurrency:
+        raw[n] = asyncio.run(database.raw_rate(url, n, options.anchor_seconds)).per_second
+        say(f"raw asyncpg one-row INSERT per commit, {n:>2} connections: {raw[n]:9.0f} commits/s")
+    for n in options.concurrency:
+        rate = asyncio.run(database.append_rate(url, n, options.anchor_seconds, store_for))
+        say(
+            f"event log append (1 event + command id), {n:>2} writers:    "
+            f"{rate.per_second:9.0f} appends/s  = {rate.per_second / raw[n]:5.2f}x raw"
+        )
+    return raw
+
+
+@dataclass
+class Processes:
+    """What the bench reads CPU from: the platform's services and the servers it started."""
+
+    services: Callable[[], dict[str, int]]
+    servers: dict[str, int]
+
+    def cpu(self) -> dict[str, float]:
+        out = {name: measure.cpu_seconds(pid) for name, pid in self.services().items()}
+        out.update({name: measure.tree_cpu_seconds(pid) for name, pid in self.servers.items()})
+        out["bench"] = measure.cpu_seconds(os.getpid())
+        return out
+
+
+def cpu_line(before: dict[str, float], after: dict[str, float], moves: int) -> str:
+    if not moves:
+        return "no moves"
+    used = {k: after.get(k, 0.0) - before.get(k, 0.0) for k in after}
+    engine = sum(v for k, v in used.items() if k.startswith("engine"))
+    platform = sum(v for k, v in used.items() if k != "bench")
+    parts = ", ".join(f"{k} {v * 1000 / moves:.2f}" for k, v in sorted(used.items()) if v > 0)
+    return (
+        f"engine CPU {engine * 1000 / moves:.2f} ms/move; all platform processes "
+        f"{platform * 1000 / moves:.2f} ms/move ({parts})"
+    )
+
+
+async def _point(
+    label: str,
+    count: int,
+    make: Callable[[int, Point], asyncio.Task[None]],
+    options: Options,
+    metrics_port: int,
+    processes: Processes,
+    raw: dict[int, float],
+    engines: list[int] | None = None,
+) -> Point:
+    point = Point()
+    tasks = [make(i, point) for i in range(count)]
+    deadline = time.monotonic() + 60
+    while point.matches_started < count and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(1.0)
+    ports = engines or [metrics_port]
+    before_metrics, before_cpu = _scrape_all(ports), processes.cpu()
+    point.window, started = True, time.perf_counter()
+    await asyncio.sleep(options.window)
+    point.window, elapsed = False, time.perf_counter() - started
+    after_metrics, after_cpu = _scrape_all(ports), processes.cpu()
+    await tables.drain(tasks, point, timeout=120)
+    ok = "tavola_engine_commands_total{ok}"
+    moves = int(after_metrics.get(ok, 0) - before_metrics.get(ok, 0))
+    rate = moves / elapsed
+    anchor = raw.get(count)
+    ratio = f" = {rate / anchor:6.3f}x raw at {count}" if anchor else ""
+    say(f"{label} {count:>2} tables: {rate:8.1f} moves/s{ratio}")
+    if point.latencies:
+        say(f"   SubmitAction {measure.quantiles(point.latencies).ms()}")
+    p50 = measure.histogram_quantile(
+        before_metrics, after_metrics, "tavola_engine_command_seconds", 0.5
+    )
+    p99 = measure.histogram_quantile(
+        before_metrics, after_metrics, "tavola_engine_command_seconds", 0.99
+    )
+    say(f"   engine's own command time: p50 <= {p50 * 1000:.1f} ms, p99 <= {p99 * 1000:.1f} ms")
+    say(f"   {cpu_line(before_cpu, after_cpu, moves)}")
+    for error in point.errors[:3]:
+        say(f"   ! {error}")
+    return point
+
+
+def _scrape_all(ports: list[int]) -> dict[str, float]:
+    """The engines' metrics, summed."""
+    total: dict[str, float] = {}
+    for port in ports:
+        for key, value in measure.scrape(port).items():
+            total[key] = total.get(key, 0.0) + value
+    return total
+
+
+def platform_part(options: Options, raw: dict[int, float], infra: LocalInfra) -> None:
+    server_url = infra.database_url
+    name = f"tavola_bench_e2e_{os.getpid()}"
+    database_url = asyncio.run(create_database(server_url, name))
+    _, token = asyncio.run(ensure_account(database_url, "bench-admin", Kind.ADMIN, "bench"))
+    logs = Path(tempfile.mkdtemp(prefix="tavola-bench-"))
+    platform = Platform(
+        database_url,
+        infra.nats_url,
+        log_dir=logs,
+        extra_env={
+            "TAVOLA_NAMESPACE": name.replace("_", "-"),
+            "TAVOLA_LOG_LEVEL": "WARNING",
+            "TAVOLA_LIMITS": LIMITS_OFF,
+        },
+        nats_urls=infra.nats_service_urls(),
+        token=token,
+    )
+    say("== end to end: the services as processes, clients over gRPC ==")
+    say(f"platform rate limits switched off for the bench's own load: TAVOLA_LIMITS={LIMITS_OFF}")
+    say(f"logs: {logs}")
+    servers = dict(infra.pids)
+    processes = Processes(lambda: {k: p.pid for k, p in platform.processes.items()}, servers)
+    try:
+        platform.start_all()
+        asyncio.run(_drive(platform, token, options, raw, processes))
+        if options.long_matches:
+            asyncio.run(_cold(platform, token, database_url, options))
+        if options.idle_tables:
+            platform.stop("bots")
+            asyncio.run(_idle(platform, token, options))
+    finally:
+        platform.stop_all()
+        asyncio.run(drop_database(server_url, name))
+
+
+async def _drive(
+    platform: Platform, token: str, options: Options, raw: dict[int, float], processes: Processes
+) -> None:
+    address = platform.address
+    port = platform.metrics_ports["engine"]
+    async with grpc.aio.insecure_channel(address) as channel:
+        admin = Api(channel, token)
+        say("-- tables of the platform's bots (easy, think_ms 10), every game in turn --")
+        for count in options.concurrency:
+
+            def bots(i: int, point: Point) -> asyncio.Task[None]:
+                return asyncio.create_task(tables.bot_table(admin, i, point))
+
+            await _point("bots", count, bots, options, port, processes, raw)
+        if options.scale_out:
+            await _two_engines(platform, admin, options, processes, raw)
+        seats_needed = 4 * max(options.concurrency)
+        say(f"-- tables of gRPC clients, one account per seat ({seats_needed} accounts) --")
+        seat_tokens = await tables.new_accounts(admin, f"bench{os.getpid() % 10000}-", seats_needed)
+        channels = [grpc.aio.insecure_channel(address) for _ in range(8)]
+        apis = [Api(channels[n % len(channels)], t) for n, t in enumerate(seat_tokens)]
+        try:
+            for count in options.concurrency:
+
+                def clients(i: int, point: Point) -> asyncio.Task[None]:
+                    return asyncio.create_task(
+                        tables.client_table(admin, apis[4 * i : 4 * i + 4], i, point)
+                    )
+
+                await _point("clients", count, clients, options, port, processes, raw)
+        finally:
+            for extra in channels:
+                await extra.close()
+
+
+async def _two_engines(
+    platform: Platform,
+    admin: Api,
+    options: Options,
+    processes: Processes,
+    raw: dict[int, float],
+) -> None:
+    """The same bot tables with two engines sharing the partitions (one gRPC port: the
+    kernel spreads connections; the bots reach each table's writer directly): engine CPU
+    per move with two engines against one — what decides how two engines scale on a
+    machine with the cores for them (docs/scaling.md)."""
+    count = max(options.concurrency)
+    say(f"-- scale out: {count} tables of bots, two engines sharing the 64 partitions --")
+    platform.start("engine", replica=1)
+    ports = [platform.metrics_ports["engine"], platform.metrics_ports["engine-1"]]
+    deadline = time.monotonic() + 60
+    held = [0.0, 0.0]
+    while time.monotonic() < deadline:
+        try:
+            held = [measure.scrape(p).get("tavola_engine_partitions_held", 0.0) for p in ports]
+        except OSError:
+            held = [0.0, 0.0]
+        if sum(held) == 64 and min(held) > 0:
+            break
+        await asyncio.sleep(0.5)
+    say(f"   partitions held: {held[0]:.0f} and {held[1]:.0f}")
+
+    def bots(i: int, point: Point) -> asyncio.Task[None]:
+        return asyncio.create_task(tables.bot_table(admin, i, point))
+
+    try:
+        await _point("bots, 2 engines,", count, bots, options, ports[0], processes, raw, ports)
+    finally:
+        platform.stop("engine-1")
+
+
+async def _cold(platform: Platform, token: str, database_url: str, options: Options) -> None:
+    say("-- reads: cold replay and reconnect-to-live --")
+    address = platform.address
+    long = {
+        "a full Barbu session": ("barbu", 4, {}),
+        "a Doppelkopf match to 30": ("doppelkopf", 4, {"match": "to_30"}),
+    }
+    async with grpc.aio.insecure_channel(address) as channel:
+        admin = Api(channel, token)
+        ids = {
+            label: await tables.start_bot_match(admin, game, players, opts)
+            for label, (game, players, opts) in long.items()
+        }
+        finals = {}
+        for label, match_id in ids.items():
+            request = game_pb2.GetMatchRequest(match_id=match_id)
+            while not (summary := await admin.call(admin.game.GetMatch, request)).finished:
+                await asyncio.sleep(0.5)
+            finals[label] = summary.version
+    for label, match_id in ids.items():
+        say("   " + (await reads.cold_replay(database_url, match_id)).line(label))
+    platform.stop("engine")
+    platform.start("engine")
+    wait_healthy(address, 60, platform.processes["engine"])
+    async with grpc.aio.insecure_channel(address) as channel:
+        admin = Api(channel, token)
+        for label, match_id in ids.items():
+            cold, warm = await reads.cold_get_match(admin, match_id)
+            say(
+                f"   GetMatch on a just-started engine, {label}: cold {cold * 1000:.1f} ms, "
+                f"then {warm * 1000:.1f} ms"
+            )
+        for label, match_id in ids.items():
+            first, live = await reads.reconnects(admin, match_id, finals[label], options.reconnects)
+            say(
+                f"   reconnect from a random version, {label} ({finals[label]} events): "
+                f"first event {first.ms()}; caught up to the last {live.ms()}"
+            )
+
+
+async def _idle(platform: Platform, token: str, options: Options) -> None:
+    address = platform.address
+    pid = platform.processes["engine"].pid
+    async with grpc.aio.insecure_channel(address) as channel:
+        admin = Api(channel, token)
+        per_table, elapsed = await reads.idle_tables(admin, pid, options.idle_tables)
+    resident = measure.rss_bytes(pid) / 2**20
+    say(
+        f"-- memory: {options.idle_tables} idle tables opened in {elapsed:.0f} s; engine "
+        f"resident memory {resident:.0f} MiB, {per_table / 1024:.1f} KiB per idle table --"
+    )
+
+
+def run(options: Options, store_for: database.StoreFactory) -> None:
+    with LocalInfra.from_env_or_start(data_dir=os.path.join(".tavola", "bench-infra")) as infra:
+        found = asyncio.run(database.settings(infra.database_url))
+        state = "durable" if database.durable(found) else "NOT DURABLE"
+        say(f"== Postgres ({state}): " + ", ".join(f"{k}={v}" for k, v in found.items()) + " ==")
+        say(f"machine: {os.cpu_count()} cores; window {options.window:.0f} s per point")
+        name = f"tavola_bench_{os.getpid()}"
+        url = asyncio.run(create_database(infra.database_url, name))
+        try:
+            asyncio.run(migrate(url))
+            raw = anchors(url, options, store_for)
+        finally:
+            asyncio.run(drop_database(infra.database_url, name))
+        if options.platform:
+            platform_part(options, raw, infra)

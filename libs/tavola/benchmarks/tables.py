@@ -1,0 +1,212 @@
+"""Tables the bench keeps busy: played by the platform's bots, or by gRPC clients (one
+account per seat), every game in turn, each table starting a new match when one ends.
+
+A point runs ``tables`` such tables at once; the caller opens a fixed window once they are
+all playing, and closes it; then no new match starts and the running ones finish
+(``drain``), so a point leaves nothing behind for the next.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+
+from tavola.v1 import (
+    account_pb2,
+    account_pb2_grpc,
+    game_pb2,
+    game_pb2_grpc,
+    lobby_pb2,
+    lobby_pb2_grpc,
+)
+
+# Every game, with options that keep a match short so tables turn over within a point.
+GAMES: tuple[tuple[str, int, dict[str, str]], ...] = (
+    ("fan-tan", 4, {"hands": "1"}),
+    ("spades", 4, {"hands": "1"}),
+    ("barbu", 4, {"blocks": "1"}),
+    ("dominoes", 4, {"target": "20"}),
+    ("doppelkopf", 4, {"match": "one_game"}),
+)
+# Doppelkopf pauses 20 s between games at tables with people (its rule book's time to
+# see the result): the client tables play the other four.
+CLIENT_GAMES = tuple(g for g in GAMES if g[0] != "doppelkopf")
+
+
+class Api:
+    """The public API over one channel, as one account (its bearer token)."""
+
+    def __init__(self, channel: grpc.aio.Channel, token: str) -> None:
+        self.metadata = (("authorization", f"Bearer {token}"),)
+        self.game = game_pb2_grpc.GameServiceStub(channel)
+        self.lobby = lobby_pb2_grpc.LobbyServiceStub(channel)
+        self.accounts = account_pb2_grpc.AccountServiceStub(channel)
+
+    async def call(self, method: Any, request: Any, timeout: float = 30.0) -> Any:
+        return await method(request, metadata=self.metadata, timeout=timeout)
+
+
+async def new_accounts(admin: Api, prefix: str, count: int) -> list[str]:
+    """``count`` player accounts made by the admin through AccountService; their tokens."""
+    tokens = []
+    for n in range(count):
+        made = await admin.call(
+            admin.accounts.CreateAccount,
+            account_pb2.CreateAccountRequest(
+                name=f"{prefix}{n}", kind=account_pb2.ACCOUNT_KIND_PLAYER
+            ),
+        )
+        tokens.append(made.token)
+    return tokens
+
+
+@dataclass
+class Point:
+    """What the tables of one point did; ``window`` is set by the caller while it is open."""
+
+    window: bool = False
+    stopping: bool = False
+    moves: int = 0
+    latencies: list[float] = field(default_factory=list)
+    matches_started: int = 0
+    matches_finished: int = 0
+    errors: list[str] = field(default_factory=list)
+    match_ids: list[str] = field(default_factory=list)
+
+
+async def start_bot_match(admin: Api, game: str, players: int, options: dict[str, str]) -> str:
+    table = (
+        await admin.call(
+            admin.lobby.CreateTable,
+            lobby_pb2.CreateTableRequest(game=game, players=players, options=options),
+        )
+    ).table
+    await admin.call(
+        admin.lobby.FillWithBots,
+        lobby_pb2.FillWithBotsRequest(table_id=table.table_id, level="easy", think_ms=10),
+    )
+    started = await admin.call(
+        admin.lobby.StartMatch, lobby_pb2.StartMatchRequest(table_id=table.table_id)
+    )
+    return str(started.match_id)
+
+
+async def bot_table(admin: Api, index: int, point: Point, poll: float = 0.5) -> None:
+    """One table of the platform's easy bots: a match, then another, until stopped."""
+    rotation = index
+    while not point.stopping:
+        game, players, options = GAMES[rotation % len(GAMES)]
+        rotation += 1
+        match_id = await start_bot_match(admin, game, players, options)
+        point.matches_started += 1
+        point.match_ids.append(match_id)
+        while True:
+            await asyncio.sleep(poll)
+            summary = await admin.call(
+                admin.game.GetMatch, game_pb2.GetMatchRequest(match_id=match_id)
+            )
+            if summary.finished:
+                point.matches_finished += 1
+                break
+
+
+async def client_table(
+    admin: Api, seats: Sequence[Api], index: int, point: Point, seed: int = 0
+) -> None:
+    """One table whose every seat is its own account's gRPC client: each move the seat on
+    turn reads its view and submits a random legal action (SubmitAction timed)."""
+    rng = random.Random(seed * 1000 + index)
+    rotation = index
+    while not point.stopping:
+        game, players, options = CLIENT_GAMES[rotation % len(CLIENT_GAMES)]
+        rotation += 1
+        table = (
+            await admin.call(
+                admin.lobby.CreateTable,
+                lobby_pb2.CreateTableRequest(game=game, players=players, options=options),
+            )
+        ).table
+        tokens = []
+        for seat in range(players):
+            sat = await seats[seat].call(
+                seats[seat].lobby.SitDown,
+                lobby_pb2.SitDownRequest(table_id=table.table_id, seat=seat),
+            )
+            tokens.append(sat.seat_token)
+        match_id = (
+            await admin.call(
+                admin.lobby.StartMatch, lobby_pb2.StartMatchRequest(table_id=table.table_id)
+            )
+        ).match_id
+        point.matches_started += 1
+        point.match_ids.append(match_id)
+        await _play(seats, tokens, match_id, point, rng)
+        point.matches_finished += 1
+
+
+async def _play(
+    seats: Sequence[Api], tokens: list[str], match_id: str, point: Point, rng: random.Random
+) -> None:
+    seat = 0
+    moves = 0
+    while True:
+        api = seats[seat]
+        spectator = await api.call(
+            api.game.GetView, game_pb2.GetViewRequest(match_id=match_id, seat=-1)
+        )
+        if spectator.finished:
+            return
+        if not spectator.to_act:
+            await asyncio.sleep(0.05)  # a pause the game asked for
+            continue
+        seat = spectator.to_act[0]
+        api = seats[seat]
+        view = await api.call(
+            api.game.GetView,
+            game_pb2.GetViewRequest(match_id=match_id, seat=seat, seat_token=tokens[seat]),
+        )
+        if not view.legal_actions:
+            await asyncio.sleep(0.01)
+            continue
+        action = view.legal_actions[rng.randrange(len(view.legal_actions))].code
+        started = time.perf_counter()
+        try:
+            await api.call(
+                api.game.SubmitAction,
+                game_pb2.SubmitActionRequest(
+                    match_id=match_id,
+                    seat=seat,
+                    seat_token=tokens[seat],
+                    command_id=f"{match_id}:{moves}",
+                    expected_version=view.version,
+                    action=action,
+                ),
+            )
+        except grpc.aio.AioRpcError as error:
+            if error.code() != grpc.StatusCode.ABORTED:  # a timer moved first: look again
+                raise
+            continue
+        if point.window:
+            point.latencies.append(time.perf_counter() - started)
+            point.moves += 1
+        moves += 1
+
+
+async def drain(tasks: list[asyncio.Task[None]], point: Point, timeout: float) -> None:
+    """No new match; wait for the running ones (cancelled after ``timeout``)."""
+    point.stopping = True
+    done, pending = await asyncio.wait(tasks, timeout=timeout)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for task in done:
+        if not task.cancelled() and task.exception() is not None:
+            point.errors.append(repr(task.exception()))
+    if pending:
+        point.errors.append(f"{len(pending)} tables still playing after {timeout:.0f} s")

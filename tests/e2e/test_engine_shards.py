@@ -1,0 +1,193 @@
+"""Engines shard the tables: a second engine takes half the partitions, a call reaching the
+engine that does not write a match is answered by its writer (forwarded over NATS), and
+when an engine is killed the other takes its partitions and its matches finish — every
+move appended exactly once, the chain intact, every bot decision re-derived."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from support.platform import bot_table, eventually, match_state
+from tavola.bots.audit import audit
+from tavola.cli.client import Client
+from tavola.cli.platform import Platform, free_port, wait_healthy
+from tavola.eventlog.chain import verify_chain
+from tavola.protocol import records_export
+from tavola.v1 import game_pb2
+
+pytestmark = pytest.mark.e2e
+
+
+def metric(port: int, name: str, outcome: str | None = None) -> float:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
+        text = reply.read().decode()
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == name and (outcome is None or sample.labels.get("outcome") == outcome)
+    )
+
+
+def answers(port: int) -> bool:
+    try:
+        metric(port, "tavola_engine_partitions_held")
+    except OSError:
+        return False
+    return True
+
+
+@dataclass
+class SecondEngine:
+    """An engine of our own, on its own gRPC address, beside the platform's."""
+
+    process: subprocess.Popen[bytes]
+    address: str
+    metrics_port: int
+
+    def held(self) -> float:
+        return metric(self.metrics_port, "tavola_engine_partitions_held")
+
+    def forwarded(self) -> float:
+        return metric(self.metrics_port, "tavola_engine_forwarded_total", "forwarded")
+
+
+@pytest.fixture
+def second_engine(platform: Platform, tmp_path) -> Iterator[SecondEngine]:
+    env = platform.env("engine")
+    address, metrics_port = f"127.0.0.1:{free_port()}", free_port()
+    env.update(
+        {
+            "TAVOLA_GRPC_ADDRESS": address,
+            "TAVOLA_METRICS_PORT": str(metrics_port),
+            "TAVOLA_LOG_FILE": str(tmp_path / "engine-b.log"),
+        }
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "services.engine"],
+        env=env,
+        stdout=open(tmp_path / "engine-b.stderr", "wb"),  # noqa: SIM115
+        stderr=subprocess.STDOUT,
+    )
+    engine = SecondEngine(process, address, metrics_port)
+    try:
+        wait_healthy(address, 60, process)
+        first = platform.metrics_ports["engine"]
+        eventually(
+            lambda: engine.held() > 0 and metric(first, "tavola_engine_partitions_held") < 64
+        )
+        yield engine
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(30)
+
+
+def exactly_once(client: Client, match_id: str) -> None:
+    final = eventually(lambda: (m := match_state(client, match_id)).finished and m, timeout=240)
+    record = client.game.ExportMatch(game_pb2.ExportMatchRequest(match_id=match_id))
+    stored = [records_export.from_record(e) for e in record.events]
+    assert [e.version for e in stored] == list(range(1, final.version + 1))
+    assert verify_chain(stored) is None
+    report = audit(stored)
+    assert report.differ == 0, report.line()
+
+
+def written_by(engine: SecondEngine, via: Client, match_id: str) -> bool:
+    """Whether the second engine writes the match: a call through it is not forwarded."""
+    before = engine.forwarded()
+    via.game.GetMatch(game_pb2.GetMatchRequest(match_id=match_id), timeout=10)
+    return engine.forwarded() == before
+
+
+def test_two_engines_share_the_partitions_and_a_call_reaches_the_tables_writer(
+    client: Client, platform: Platform, second_engine: SecondEngine
+) -> None:
+    first = platform.metrics_ports["engine"]
+    eventually(
+        lambda: metric(first, "tavola_engine_partitions_held") + second_engine.held() == 64,
+        timeout=30,
+    )
+    assert second_engine.held() >= 16
+    via_second = Client.connect(second_engine.address, platform.token)
+    try:
+        matches = [bot_table(client, "fan-tan", 4, {"hands": "1"})[0] for _ in range(6)]
+        elsewhere = [m for m in matches if not written_by(second_engine, via_second, m)]
+        assert elsewhere, "every match landed on the second engine (1 in 64)"
+        for match_id in matches:
+            exactly_once(client, match_id)
+        # once the match is over (the bots move between two calls), the answer through the
+        # engine that does not write it is the writer's own
+        summary = via_second.game.GetMatch(game_pb2.GetMatchRequest(match_id=elsewhere[0]))
+        assert summary == match_state(client, elsewhere[0])
+    finally:
+        via_second.close()
+
+
+def test_a_person_plays_through_the_engine_that_does_not_write_the_table(
+    client: Client, platform: Platform, second_engine: SecondEngine
+) -> None:
+    via_second = Client.connect(second_engine.address, platform.token)
+    try:
+        for _ in range(12):
+            match_id, (seat_token,) = bot_table(client, "fan-tan", 3, {"hands": "1"}, humans=1)
+            if not written_by(second_engine, via_second, match_id):
+                break
+        else:
+            raise AssertionError("no match of twelve was written by the first engine")
+        before, moves = second_engine.forwarded(), 0
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            view = via_second.game.GetView(
+                game_pb2.GetViewRequest(match_id=match_id, seat=0, seat_token=seat_token)
+            )
+            if view.finished:
+                break
+            if 0 not in view.to_act or not view.legal_actions:
+                time.sleep(0.02)  # the bots are playing
+                continue
+            via_second.game.SubmitAction(
+                game_pb2.SubmitActionRequest(
+                    match_id=match_id,
+                    seat=0,
+                    seat_token=seat_token,
+                    command_id=f"move-{moves}",
+                    expected_version=view.version,
+                    action=view.legal_actions[0].code,
+                )
+            )
+            moves += 1
+        assert moves > 0 and second_engine.forwarded() > before
+        exactly_once(client, match_id)
+    finally:
+        via_second.close()
+
+
+def test_when_an_engine_dies_the_other_takes_its_partitions_and_its_matches_finish(
+    client: Client, platform: Platform, second_engine: SecondEngine
+) -> None:
+    via_second = Client.connect(second_engine.address, platform.token)
+    try:
+        for _ in range(12):
+            match_id, _ = bot_table(client, "fan-tan", 7, {"hands": "7"})
+            if written_by(second_engine, via_second, match_id):
+                break
+        else:
+            raise AssertionError("no match of twelve was written by the second engine")
+    finally:
+        via_second.close()
+    eventually(lambda: match_state(client, match_id).version > 60, timeout=60, every=0.05)
+    assert not match_state(client, match_id).finished, "the match ended before the kill"
+    second_engine.process.kill()
+    second_engine.process.wait()
+    first = platform.metrics_ports["engine"]
+    eventually(lambda: metric(first, "tavola_engine_partitions_held") == 64, timeout=30)
+    exactly_once(client, match_id)

@@ -1,0 +1,349 @@
+// The live table of one match for one seat (or a spectator): the view, kept current by the
+// match's event stream, and the player's moves.
+//
+// Reconnection: the browser keeps, per match, the seat, its token and the last version it
+// saw (session.ts). Opening the table — after a reload, or when the network comes back —
+// asks StreamEvents for what came after that version, then GetView; every settled batch of
+// events (``last_in_batch``) brings a fresh GetView, so the table is exactly the engine's.
+import type { JSX } from "preact";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { create } from "@bufbuild/protobuf";
+
+import { api, Code, refusal } from "../api";
+import { CauseKind } from "../gen/tavola/v1/events_pb";
+import {
+  GetHintRequestSchema,
+  GetMatchRequestSchema,
+  GetViewRequestSchema,
+  LeaveMatchRequestSchema,
+  StreamEventsRequestSchema,
+  SubmitActionRequestSchema,
+  TakeBackRequestSchema,
+} from "../gen/tavola/v1/game_pb";
+import { ListGamesRequestSchema, type GameInfo } from "../gen/tavola/v1/lobby_pb";
+import { t } from "../i18n";
+import { actionLabel, gameTitle } from "../labels";
+import { session, type SeatCredentials } from "../session";
+import { beep } from "../sound";
+import { Board } from "./board";
+import { Fairness } from "./fair";
+import { isPractice, matchInfo, seatName, tableState, type MatchInfo, type TableState } from "./model";
+import { Dialog, Notice } from "./pieces";
+import { AllRules, AtThisTable } from "./rules";
+import { Standings } from "./standings";
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export function commandId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+interface LogLine {
+  version: number;
+  seat: number;
+  action: string;
+  automatic: string | null; // the reason of an automatic move (a timer ran out)
+}
+
+const SECRET_CHOICES = /^(healthy|wedding|poverty|throw|solo [A-Z])$/;
+
+export function TableScreen(props: { matchId: string }): JSX.Element {
+  const { matchId } = props;
+  const creds: SeatCredentials | null = session.seat(matchId);
+  const me = creds?.seat ?? -1;
+  const [info, setInfo] = useState<MatchInfo | null>(null);
+  const [game, setGame] = useState<GameInfo | undefined>(undefined);
+  const [state, setState] = useState<TableState | null>(null);
+  const [online, setOnline] = useState(true);
+  const [notice, setNotice] = useState("");
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [hint, setHint] = useState<{ code: string; text: string } | null>(null);
+  const [dialog, setDialog] = useState<"" | "here" | "rules">("");
+  const [log, setLog] = useState<LogLine[]>([]);
+  const stateRef = useRef<TableState | null>(null);
+  const refreshing = useRef<Promise<void> | null>(null);
+  const again = useRef(false);
+
+  const infoRef = useRef<MatchInfo | null>(null);
+  infoRef.current = info;
+  const names = (seat: number): string => seatName(infoRef.current, seat, me);
+
+  const loadView = useCallback(async (): Promise<void> => {
+    const reply = await api.game.getView(
+      create(GetViewRequestSchema, { matchId, seat: me, seatToken: creds?.seatToken ?? "", locale: session.locale() }),
+    );
+    const next = tableState(reply);
+    const before = stateRef.current;
+    stateRef.current = next;
+    setState(next);
+    session.sawVersion(matchId, next.version);
+    const mineNow = next.legal.length > 0 && me >= 0;
+    const mineBefore = before !== null && before.legal.length > 0;
+    if (mineNow && !mineBefore) beep();
+    if (next.finished && !(before?.finished ?? false)) {
+      setInfo(matchInfo(await api.game.getMatch(create(GetMatchRequestSchema, { matchId }))));
+    }
+  }, [matchId, me, creds?.seatToken]);
+
+  /** One GetView at a time; calls meanwhile ask for one more after it. */
+  const refresh = useCallback((): void => {
+    if (refreshing.current) {
+      again.current = true;
+      return;
+    }
+    refreshing.current = (async () => {
+      try {
+        do {
+          again.current = false;
+          await loadView();
+        } while (again.current);
+      } catch (e) {
+        const r = refusal(e);
+        if (r.code !== Code.Unavailable && r.code !== Code.Unknown) setError(r.message);
+      } finally {
+        refreshing.current = null;
+      }
+    })();
+  }, [loadView]);
+
+  // the match's facts, the game's options, then the view and the stream
+  useEffect(() => {
+    let stopped = false;
+    const controller = new AbortController();
+    (async () => {
+      try {
+        const [m, games] = await Promise.all([
+          api.game.getMatch(create(GetMatchRequestSchema, { matchId })),
+          api.lobby.listGames(create(ListGamesRequestSchema, { locale: session.locale() })),
+        ]);
+        if (stopped) return;
+        setInfo(matchInfo(m));
+        setGame(games.games.find((g) => g.name === m.game));
+      } catch (e) {
+        setError(refusal(e).message);
+      }
+    })();
+    (async () => {
+      let after = creds?.version ?? 0;
+      let backoff = 500;
+      while (!stopped) {
+        try {
+          const stream = api.game.streamEvents(
+            create(StreamEventsRequestSchema, {
+              matchId,
+              seat: me,
+              seatToken: creds?.seatToken ?? "",
+              afterVersion: BigInt(after),
+              untilEnd: true,
+              locale: session.locale(),
+            }),
+            { signal: controller.signal },
+          );
+          refresh(); // the view now: what the stream resumes from is on screen at once
+          setOnline(true);
+          for await (const reply of stream) {
+            const e = reply.event;
+            if (!e) continue;
+            after = Number(e.version);
+            backoff = 500;
+            const cause = e.cause;
+            const shown = cause && (cause.kind === CauseKind.TIMEOUT || (cause.kind === CauseKind.ACTION && e.lastInBatch && !e.hidden));
+            // a Doppelkopf reservation stays the declarer's own until it is shown
+            if (cause && shown && !SECRET_CHOICES.test(cause.action)) {
+              const line: LogLine = {
+                version: after,
+                seat: cause.seat,
+                action: cause.action,
+                automatic: cause.kind === CauseKind.TIMEOUT ? (cause.automaticReason?.text ?? "") : null,
+              };
+              setLog((old) => [...old.slice(-40), line]);
+            }
+            if (e.lastInBatch) refresh();
+          }
+          refresh();
+          return; // until_end: the match is over and every event was sent
+        } catch (e) {
+          if (stopped) return;
+          const r = refusal(e);
+          if (r.code === Code.PermissionDenied || r.code === Code.NotFound || r.code === Code.Unauthenticated) {
+            setError(r.message);
+            return;
+          }
+          setOnline(false);
+          await sleep(Math.max(backoff, r.retryAfterMs ?? 0));
+          backoff = Math.min(backoff * 2, 5000);
+        }
+      }
+    })();
+    const wake = (): void => {
+      if (!stopped) refresh();
+    };
+    globalThis.addEventListener("online", wake);
+    return () => {
+      stopped = true;
+      controller.abort();
+      globalThis.removeEventListener("online", wake);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [matchId]);
+
+  const act = async (code: string): Promise<void> => {
+    if (!creds || !state) return;
+    setBusy(true);
+    setHint(null);
+    setNotice("");
+    try {
+      await api.game.submitAction(
+        create(SubmitActionRequestSchema, {
+          matchId,
+          seat: me,
+          seatToken: creds.seatToken,
+          commandId: commandId(),
+          // several seats may act at once (Doppelkopf's reservations): no version guard then
+          expectedVersion: state.toAct.length > 1 ? 0n : BigInt(state.version),
+          action: code,
+          locale: session.locale(),
+        }),
+      );
+    } catch (e) {
+      const r = refusal(e);
+      setNotice(r.code === Code.Aborted ? t("table.moved_on") : r.message);
+    } finally {
+      setBusy(false);
+      refresh();
+    }
+  };
+
+  const askHint = async (): Promise<void> => {
+    if (!creds) return;
+    try {
+      const reply = await api.game.getHint(
+        create(GetHintRequestSchema, { matchId, seat: me, seatToken: creds.seatToken, locale: session.locale() }),
+      );
+      const code = reply.action?.code ?? "";
+      setHint({
+        code,
+        text: t("table.hint_text", { action: actionLabel(state?.game ?? "", code, reply.action?.label ?? "", names), reason: reply.reason?.text ?? "" }),
+      });
+    } catch (e) {
+      setNotice(refusal(e).message);
+    }
+  };
+
+  const takeBack = async (): Promise<void> => {
+    if (!creds) return;
+    try {
+      await api.game.takeBack(
+        create(TakeBackRequestSchema, { matchId, seat: me, seatToken: creds.seatToken, commandId: commandId(), locale: session.locale() }),
+      );
+      setNotice(t("table.taken_back"));
+    } catch (e) {
+      setNotice(refusal(e).message);
+    }
+    refresh();
+  };
+
+  const leave = async (): Promise<void> => {
+    if (!creds || !globalThis.confirm(t("table.leave_confirm"))) return;
+    try {
+      await api.game.leaveMatch(create(LeaveMatchRequestSchema, { matchId, seat: me, seatToken: creds.seatToken }));
+    } catch (e) {
+      setNotice(refusal(e).message);
+    }
+    refresh();
+  };
+
+  // H for a hint and U to take back, beside the app's M and ?
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      const target = e.target as HTMLElement | null;
+      if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === "h" && me >= 0 && state?.legal.length) void askHint();
+      if (e.key === "u" && isPractice(info, me)) void takeBack();
+    };
+    globalThis.addEventListener("keydown", onKey);
+    return () => globalThis.removeEventListener("keydown", onKey);
+  });
+
+  const title = gameTitle(info?.game ?? state?.game ?? "", game?.title);
+  const practice = isPractice(info, me);
+  const playing = me >= 0 && !(state?.finished ?? false);
+  return (
+    <main class="table-screen" aria-label={title}>
+      <header class="table-head">
+        <h1>
+          {title}
+          <button class="icon help" aria-label={t("table.help_button")} title={t("table.help_button")} onClick={() => setDialog("here")}>
+            ?
+          </button>
+          <button class="icon gear" aria-label={t("table.rules_button")} title={t("table.rules_button")} onClick={() => setDialog("rules")}>
+            ⚙
+          </button>
+        </h1>
+        {info && (
+          <span class="fingerprint mono" title={t("table.fingerprint_long", { hash: info.seedCommitment })}>
+            {t("table.fingerprint", { short: info.seedCommitment.slice(0, 12) })}
+          </span>
+        )}
+        <span class={`connection ${online ? "on" : "off"}`} role="status">
+          {online ? t("table.connected") : t("table.reconnecting")}
+        </span>
+        {me < 0 && <span class="badge">{t("table.watching")}</span>}
+      </header>
+      <Notice text={error} kind="error" />
+      <Notice text={notice} />
+      {hint && <Notice text={hint.text} />}
+      <div class="table-body">
+        {state && info ? (
+          <Board state={state} info={info} me={me} interactive={playing} busy={busy} hint={hint?.code ?? ""} onAct={(c) => void act(c)} />
+        ) : (
+          <p>{t("common.loading")}</p>
+        )}
+        <aside class="side">
+          {state && <Standings state={state} info={info} me={me} />}
+          {playing && (
+            <div class="tools">
+              <button onClick={() => void askHint()} disabled={!state?.legal.length}>
+                {t("table.hint")}
+              </button>
+              {practice && <button onClick={() => void takeBack()}>{t("table.take_back")}</button>}
+              <button class="quiet" onClick={() => void leave()}>
+                {t("table.leave")}
+              </button>
+            </div>
+          )}
+          <section class="log" aria-label={t("table.log")}>
+            <h3>{t("table.log")}</h3>
+            <ol>
+              {log.slice(-12).map((line, i) => {
+                const what = `${names(line.seat)}: ${actionLabel(info?.game ?? "", line.action, line.action, names)}`;
+                return <li key={`${line.version}-${i}`}>{line.automatic === null ? what : `${what} (${t("table.automatic", { reason: line.automatic })})`}</li>;
+              })}
+            </ol>
+          </section>
+        </aside>
+      </div>
+      {state?.finished && info && (
+        <section class="match-over" aria-label={t("table.finished")}>
+          <h2>{t("table.finished")}</h2>
+          <p>
+            <a href={`#/replay/${matchId}`}>{t("table.replay")}</a> · <a href="#/">{t("common.back")}</a>
+          </p>
+          <Fairness info={info} />
+        </section>
+      )}
+      {dialog === "here" && info && (
+        <Dialog title={t("table.at_this_table")} onClose={() => setDialog("")}>
+          <AtThisTable info={info} game={game} />
+        </Dialog>
+      )}
+      {dialog === "rules" && info && (
+        <Dialog title={t("table.rules")} onClose={() => setDialog("")}>
+          <AllRules info={info} game={game} />
+        </Dialog>
+      )}
+    </main>
+  );
+}
