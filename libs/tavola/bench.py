@@ -62,6 +62,9 @@ COLD_REPLAYS: tuple[tuple[str, str, int, dict[str, str], int], ...] = (
     # what, game, players, options, seed of the random match (chance and choices)
     ("Barbu, a full session (28 deals)", "barbu", 4, {}, 0),
     ("Doppelkopf, a 24-game match", "doppelkopf", 4, {"match": "to_30"}, 25),
+    ("Spades, a match (default options)", "spades", 4, {}, 1),
+    ("Fan Tan, a match (default length)", "fan-tan", 4, {}, 2),
+    ("dominoes, a match (default options)", "dominoes", 4, {}, 3),
 )
 REPLAY_GOAL_MS = 20.0
 

@@ -13,6 +13,7 @@ away and fetched again.
 from __future__ import annotations
 
 import random
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -211,8 +212,18 @@ class BotPlayer:
             legal = [game.decode_action(a.code) for a in view.legal_actions]
             seed = bots.decision_seed(match_id, seat, version, level)
             budget = self._ports.budget or budget_for(info.game, info.think_ms.get(seat, 0))
+            started = time.perf_counter()
             action = bots.policy_for(info.game, level).decide(
                 game, knowledge, legal, random.Random(seed), budget
+            )
+            # what it chose is not logged: a secret choice (a reservation) stays hidden
+            log.debug(
+                "bot.decided",
+                version=version,
+                ms=round((time.perf_counter() - started) * 1000, 2),
+                samples=budget.samples,
+                legal=len(legal),
+                policy_version=bots.policy_version(info.game),
             )
             if action is None:  # an optional action let pass (e.g. an announcement)
                 metrics.DECISIONS.labels(level=level, outcome="passed").inc()

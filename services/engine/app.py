@@ -45,8 +45,9 @@ from services.engine.mapping import (
 )
 from services.engine.presence import Presence, PresenceSettings
 from services.engine.queries import QueryMixin
+from services.engine.referee import RefereeMixin
 from services.engine.timers import Due, TimerWheel
-from tavola.accounts.model import BOT, PLAY, REFEREE, Principal
+from tavola.accounts.model import ADMIN, BOT, PLAY, REFEREE, Principal
 from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
 from tavola.eventlog.model import EventStore, StoredEvent
 from tavola.match import aggregate
@@ -107,7 +108,7 @@ class Ports:
 Listener = Callable[[Appended], Awaitable[None]]
 
 
-class Engine(AutomaticMixin, QueryMixin):
+class Engine(AutomaticMixin, RefereeMixin, QueryMixin):
     def __init__(self, ports: Ports) -> None:
         self._ports = ports
         self.presence = Presence(ports.now_ms, ports.presence)
@@ -423,7 +424,9 @@ class Engine(AutomaticMixin, QueryMixin):
     ) -> int:
         """Append the batches as one command (the match's lock held); memory follows only
         what was committed."""
-        rules_version = registry.get(game).info.rules_version
+        rules_version = (  # a match is played on under the rules version it began with
+            state.created.rules_version if state else registry.get(game).info.rules_version
+        )
         new_events, after = batches_to_new_events(
             state,
             batches,
@@ -580,7 +583,9 @@ class Engine(AutomaticMixin, QueryMixin):
     ) -> None:
         """May ``caller`` act (or, ``reading``, look) as ``seat``? The bot service only for
         the platform's bot seats; an account only for a seat it sat down at, with that
-        seat's token — or, to read, a referee once the match has ended."""
+        seat's token — or, to read any seat without its token, a referee (or an admin) once
+        the match has ended; nobody else reads a running match's hidden cards
+        (``match.running``)."""
         if not 0 <= seat < state.players:
             raise errors.invalid("game.no_such_seat", seat=seat)
         if caller is Service.BOTS:
@@ -589,8 +594,11 @@ class Engine(AutomaticMixin, QueryMixin):
             return
         if not isinstance(caller, Principal):
             raise errors.denied("seat.not_yours", seat=seat)
-        if reading and state.ended is not None and caller.has(REFEREE):
-            return
+        if reading and caller.has(REFEREE, ADMIN):
+            if state.ended is not None:
+                return  # a finished match: every seat's view, at any version
+            if state.created.seats[seat].account_id != caller.account_id:
+                raise errors.denied("match.running", match_id=state.created.match_id, seat=seat)
         if not caller.has(PLAY, BOT):
             raise errors.denied("auth.scope_missing", scope="play|bot")
         if state.has_left(seat) and not state.reclaimable(seat):

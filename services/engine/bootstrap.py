@@ -33,7 +33,7 @@ from tavola.bus.partitions import partition_of
 from tavola.bus.relay import Relay
 from tavola.eventlog.migrate import migrate
 from tavola.eventlog.postgres import PostgresEventStore, create_pool
-from tavola.service import runtime
+from tavola.service import runtime, tracing
 from tavola.service.edge import EdgeInterceptor
 from tavola.service.limits import Limiter, LimitSettings
 from tavola.service.seeds import PostgresSeedVault
@@ -138,7 +138,7 @@ async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
         await bus_api.serve(nc, engine, names, router)
         edge, authenticator = _edge(store)
         server = grpc.aio.server(
-            interceptors=[runtime.metrics_interceptor(), edge],
+            interceptors=[runtime.metrics_interceptor(), *tracing.server_interceptors(), edge],
             options=[
                 ("grpc.max_receive_message_length", config.max_message_bytes),
             ],

@@ -29,6 +29,8 @@ from tavola.service.edge import current_principal
 from tavola.v1 import (
     account_pb2,
     account_pb2_grpc,
+    audit_pb2,
+    audit_pb2_grpc,
     game_pb2,
     game_pb2_grpc,
     league_pb2,
@@ -166,7 +168,8 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
             self._names.stream_subjects(stream_of(match_id)), cb=on_message
         )
         metrics.STREAMS_OPEN.inc()
-        if seat >= 0:
+        present = seat >= 0 and state.ended is None  # not a finished match's referee
+        if present:
             self._engine.presence.stream_opened(match_id, seat)
         loop = asyncio.get_running_loop()
         next_seen = loop.time()
@@ -174,7 +177,7 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
         try:
             while True:
                 wakeup.clear()
-                if seat >= 0 and loop.time() >= next_seen and not self._router.local(match_id):
+                if present and loop.time() >= next_seen and not self._router.local(match_id):
                     await self._router.seen(match_id, seat)  # its writer is another engine
                     next_seen = loop.time() + SEEN_EVERY
                 envelopes = await self._engine.events_after(
@@ -195,7 +198,7 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
                     await asyncio.wait_for(wakeup.wait(), min(SAFETY_POLL_SECONDS, SEEN_EVERY))
         finally:
             metrics.STREAMS_OPEN.dec()
-            if seat >= 0:
+            if present:
                 self._engine.presence.stream_closed(match_id, seat)
             self._engine.unwatch(match_id, wakeup)
             with contextlib.suppress(Exception):
@@ -356,12 +359,48 @@ def _forwarding(fwd: _Forwarder, method: str, response: type[Message]) -> Any:
     return call
 
 
+class AuditApi(audit_pb2_grpc.AuditServiceServicer):
+    """AuditService: a correction is a command, answered by the match's writer; audits,
+    lists and imports only read the log (answered here)."""
+
+    def __init__(self, engine: Engine, router: Router) -> None:
+        self._engine = engine
+        self._router = router
+
+    async def FileCorrection(
+        self, request: audit_pb2.FileCorrectionRequest, context: grpc.aio.ServicerContext
+    ) -> audit_pb2.FileCorrectionResponse:
+        return await self._router.call(
+            "FileCorrection",
+            request,
+            request.match_id,
+            audit_pb2.FileCorrectionResponse,
+            lambda: self._engine.file_correction(request, current_principal()),
+        )
+
+    async def AuditMatch(
+        self, request: audit_pb2.AuditMatchRequest, context: grpc.aio.ServicerContext
+    ) -> audit_pb2.AuditMatchResponse:
+        return await self._engine.audit_match(request, current_principal())
+
+    async def ListFinishedMatches(
+        self, request: audit_pb2.ListFinishedMatchesRequest, context: grpc.aio.ServicerContext
+    ) -> audit_pb2.ListFinishedMatchesResponse:
+        return await self._engine.list_finished(request, current_principal())
+
+    async def ImportRecord(
+        self, request: audit_pb2.ImportRecordRequest, context: grpc.aio.ServicerContext
+    ) -> audit_pb2.ImportRecordResponse:
+        return await self._engine.import_record(request, current_principal())
+
+
 SERVICE_NAMES = (
     game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
     lobby_pb2.DESCRIPTOR.services_by_name["LobbyService"].full_name,
     account_pb2.DESCRIPTOR.services_by_name["AccountService"].full_name,
     scoring_pb2.DESCRIPTOR.services_by_name["ScoringService"].full_name,
     league_pb2.DESCRIPTOR.services_by_name["LeagueService"].full_name,
+    audit_pb2.DESCRIPTOR.services_by_name["AuditService"].full_name,
 )
 
 
@@ -372,7 +411,9 @@ def add_to_server(
     names: subjects.Subjects,
     router: Router | None = None,
 ) -> None:
+    router = router or Router(engine, nc, names, None)
     game_pb2_grpc.add_GameServiceServicer_to_server(GameApi(engine, nc, names, router), server)
+    audit_pb2_grpc.add_AuditServiceServicer_to_server(AuditApi(engine, router), server)
     lobby_pb2_grpc.add_LobbyServiceServicer_to_server(LobbyApi(nc, names), server)
     account_pb2_grpc.add_AccountServiceServicer_to_server(AccountApi(nc, names), server)
     scoring_pb2_grpc.add_ScoringServiceServicer_to_server(ScoringApi(nc, names), server)

@@ -2,7 +2,8 @@
 
 This table is the edge's whole authorisation of methods (a method missing here is closed);
 finer rules — a seat only with its own account and token, a host's own tables, a referee
-only once a match has ended — are the application's (docs/security.md lists them all).
+(or an admin) reading any seat only once the match has ended — are the application's
+(docs/security.md lists them all).
 """
 
 from __future__ import annotations
@@ -13,15 +14,16 @@ from tavola.service.edge import Policy
 ANY = (PLAY, BOT, HOST, REFEREE, READ, ADMIN)
 SEAT = (PLAY, BOT)
 LOOK = (PLAY, BOT, READ, REFEREE)
+REVIEW = (*LOOK, ADMIN)  # a finished match's every seat: referees and admins (app.py)
 
 _GAME = {
     "SubmitAction": Policy(SEAT, "act"),
     "TakeBack": Policy((PLAY,), "act"),
     "LeaveMatch": Policy(SEAT, "act"),
-    "GetView": Policy(LOOK, "read"),
-    "StreamEvents": Policy(LOOK, "read"),
-    "GetMatch": Policy(LOOK, "read"),
-    "ExportMatch": Policy(LOOK, "read"),
+    "GetView": Policy(REVIEW, "read"),
+    "StreamEvents": Policy(REVIEW, "read"),
+    "GetMatch": Policy(REVIEW, "read"),
+    "ExportMatch": Policy(REVIEW, "read"),
     "ExplainAction": Policy(SEAT, "help"),
     "GetHint": Policy((PLAY,), "help"),
 }
@@ -70,6 +72,13 @@ _LEAGUE = {
     "GetRatingHistory": Policy(LOOK, "read"),
 }
 
+_AUDIT = {  # the referee's desk (services/engine/referee.py)
+    "FileCorrection": Policy((REFEREE, ADMIN), "act"),
+    "AuditMatch": Policy((REFEREE, ADMIN, READ, PLAY, BOT), "read"),
+    "ListFinishedMatches": Policy((REFEREE, ADMIN, READ, PLAY, BOT), "read"),
+    "ImportRecord": Policy((REFEREE, ADMIN), "act"),
+}
+
 POLICIES: dict[str, Policy] = {
     f"/tavola.v1.{service}/{method}": policy
     for service, table in (
@@ -78,6 +87,7 @@ POLICIES: dict[str, Policy] = {
         ("AccountService", _ACCOUNT),
         ("ScoringService", _SCORING),
         ("LeagueService", _LEAGUE),
+        ("AuditService", _AUDIT),
     )
     for method, policy in table.items()
 }

@@ -31,7 +31,7 @@ from tavola.bus import rpc, subjects
 from tavola.bus.partitions import partition_of
 from tavola.protocol import errors
 from tavola.service.edge import current_principal
-from tavola.v1 import game_pb2, internal_pb2
+from tavola.v1 import audit_pb2, game_pb2, internal_pb2
 
 log = structlog.get_logger(__name__)
 R = TypeVar("R", bound=Message)
@@ -160,6 +160,7 @@ def shard_methods(engine: Engine) -> dict[str, rpc.Method]:
         "LeaveMatch": on(game_pb2.LeaveMatchRequest, engine.leave),
         "TakeBack": on(game_pb2.TakeBackRequest, engine.take_back),
         "GetHint": on(game_pb2.GetHintRequest, engine.hint),
+        "FileCorrection": on(audit_pb2.FileCorrectionRequest, engine.file_correction),
         "GetMatch": rpc.Method(game_pb2.GetMatchRequest, get_match),
         "SeatSeen": rpc.Method(internal_pb2.SeatSeen, seat_seen),
         "CreateMatch": rpc.Method(internal_pb2.CreateMatchRequest, create),

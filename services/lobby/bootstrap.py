@@ -117,6 +117,13 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
             await scheduler.match_ended(envelope.match_id)  # a league table's result
 
         await subscribe_events(js, names.matches_ended, subjects.LOBBY_GROUP, ended)
+
+        async def corrected(envelope: events_pb2.EventEnvelope, _msg: Msg) -> None:
+            await scheduler.match_corrected(envelope.match_id)  # a league table's result
+
+        await subscribe_events(
+            js, names.match_corrections, subjects.LOBBY_CORRECTIONS_GROUP, corrected
+        )
         server, port, watch = await runtime.start_health_server(
             os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0"),
             {"database": runtime.postgres_check(pool), "bus": runtime.nats_check(nc)},

@@ -29,10 +29,19 @@ import structlog
 from services.lobby import metrics
 from services.lobby.app import Lobby
 from services.lobby.league_app import Leagues, host_principal
+from tavola.eventlog.model import StoredEvent
 from tavola.leagues import decide, schedule
-from tavola.leagues.events import OpenedTable, ResultRecorded, RoundEnded, RoundOpened, RoundStarted
+from tavola.leagues.events import (
+    OpenedTable,
+    ResultLine,
+    ResultRecorded,
+    RoundEnded,
+    RoundOpened,
+    RoundStarted,
+)
 from tavola.leagues.results import ended_of, summarise
 from tavola.leagues.state import LeagueState, RoundState, evolve
+from tavola.match import corrections
 from tavola.match.events import MatchCreated
 from tavola.protocol import events as codec
 from tavola.rules.interface import Event
@@ -162,12 +171,9 @@ class RoundSteps:
         stored = await self._leagues.store.read_match(match_id)
         if not stored:
             return False
-        created = codec.decode_payload("", stored[0].type, stored[0].payload)
-        assert isinstance(created, MatchCreated)
-        events = [codec.decode_payload(created.game, s.type, s.payload) for s in stored]
-        if ended_of(events) is None:
+        lines = _lines(stored)
+        if lines is None:
             return False
-        lines = summarise(created, events)
         league = await self._leagues.load(league_id)
         round_ = league.round_of_match(match_id)
         if round_ is None or match_id in round_.results:
@@ -188,6 +194,33 @@ class RoundSteps:
         log.info("league.result_recorded", league_id=league_id, match_id=match_id)
         return True
 
+    async def record_correction(self, match_id: str) -> bool:
+        """A referee corrected a league table's match: record its result again (the next
+        revision) when the corrected lines differ from the recorded ones."""
+        league_id = await self._leagues.store.league_of_match(match_id)
+        if league_id is None:
+            return False
+        lines = _lines(await self._leagues.store.read_match(match_id))
+        if lines is None:
+            return False
+        league = await self._leagues.load(league_id)
+        round_ = league.round_of_match(match_id)
+        if round_ is None:
+            return False
+        if match_id not in round_.results:
+            return await self.record(match_id)
+
+        def decision(state: LeagueState) -> list[Event]:
+            now = state.round_of_match(match_id)
+            previous = now.results.get(match_id) if now is not None else None
+            if now is None or previous is None or previous.lines == lines:
+                return []
+            return [ResultRecorded(now.season, now.round, match_id, lines, previous.revision + 1)]
+
+        await self._leagues.append(league_id, decision)
+        log.info("league.result_corrected", league_id=league_id, match_id=match_id)
+        return True
+
     async def end(self, league_id: str, season: int, number: int) -> None:
         league = await self._leagues.load(league_id)
         round_ = _round(league, season, number)
@@ -205,6 +238,20 @@ class RoundSteps:
             if match_id not in round_.results and await self._leagues.store.match_ended(match_id):
                 found += await self.record(match_id)
         return found
+
+
+def _lines(stored: list[StoredEvent]) -> tuple[ResultLine, ...] | None:
+    """A finished match's result lines, its corrections applied (None: not ended)."""
+    if not stored:
+        return None
+    records = codec.decode_recorded(stored)
+    created = records[0].event
+    assert isinstance(created, MatchCreated)
+    events = [r.event for r in records]
+    result = corrections.corrected(created.game, records)
+    if result is None or ended_of(events) is None:
+        return None
+    return summarise(created, events, result.standings, result.voided)
 
 
 def _round(league: LeagueState, season: int, number: int) -> RoundState:
@@ -247,6 +294,10 @@ class Scheduler:
         """From the bus (any instance): record the result, then let the leader look."""
         if await self._steps.record(match_id):
             self.wake()
+
+    async def match_corrected(self, match_id: str) -> bool:
+        """From the bus: a referee corrected a match; a league table's result follows."""
+        return await self._steps.record_correction(match_id)
 
     async def run(self, stop: asyncio.Event) -> None:
         while not stop.is_set():

@@ -166,10 +166,13 @@ class LeagueStore:
         return await self._store.read_stream(f"match-{match_id}")
 
     async def match_ended(self, match_id: str) -> bool:
-        """Whether the match's stream has its ``match.MatchEnded`` (read from its tail)."""
+        """Whether the match's stream has its ``match.MatchEnded`` (read from its tail; a
+        referee's corrections may follow the end, so the whole stream if they do)."""
         stream = f"match-{match_id}"
         version = await self._store.stream_version(stream)
         tail = await self._store.read_stream(stream, after_version=max(0, version - 3))
+        if tail and tail[-1].type == "match.Correction":
+            tail = await self._store.read_stream(stream)
         return any(e.type == "match.MatchEnded" for e in tail)
 
     async def rebuild(self) -> int:

@@ -17,6 +17,7 @@ from services.scoring.app import ENDED, Scoring, ensure_schema
 from services.scoring.league_standings import LeagueStandingsProjection
 from services.scoring.projection import Projection
 from services.scoring.ratings import RatingsProjection, ladder
+from services.scoring.standings_corrections import StandingsCorrections
 from services.scoring.statistics import StatisticsProjection
 from tavola.bus import rpc, subjects
 from tavola.bus.consumer import report_lag, subscribe_events
@@ -35,6 +36,7 @@ def projections(pool: asyncpg.Pool, store: PostgresEventStore) -> list[Projectio
         RatingsProjection(pool, store),
         StatisticsProjection(pool, store),
         LeagueStandingsProjection(pool, store),
+        StandingsCorrections(pool, store),
     ]
 
 

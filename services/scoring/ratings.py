@@ -9,8 +9,12 @@ platform-bot seats are left out, the others rated; a casual match with any platf
 not rated). Sigma never grows (``limit_sigma``) so the ladder's order is stable; a rating
 is provisional while sigma is above ``PROVISIONAL_SIGMA``.
 
-A referee's correction of a match (another issue) would be handled here by a rebuild from
-that match on: ratings depend on the order of matches.
+A referee's correction of a match (``match.Correction``) re-rates its game from the
+game's first rated match on, in the log's order (``rating_matches``), each match counted
+with the corrections in the log at that correction (``services.scoring.corrected``): a
+voided match rates nothing, a voided hand or an adjusted score rates the corrected
+result. Ratings depend on the order of matches, so nothing less would give a rebuild's
+values.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import asyncpg
 import structlog
 from openskill.models import PlackettLuce
 
+from services.scoring.corrected import counted
 from services.scoring.projection import Projection
 from tavola.eventlog.model import StoredEvent
 from tavola.leagues import codec as league_codec
@@ -33,6 +38,7 @@ from tavola.match.events import MatchCreated
 from tavola.protocol import errors
 from tavola.protocol import events as codec
 from tavola.rules import registry
+from tavola.rules.interface import Event
 from tavola.v1 import scoring_pb2
 
 log = structlog.get_logger(__name__)
@@ -40,6 +46,7 @@ NAME = "ratings"
 LOCK = 0x7A71_0001  # advisory lock key of the ratings projection (rebuild vs live)
 ENDED = "match.MatchEnded"
 OPENED = "league.RoundOpened"
+CORRECTION = "match.Correction"
 
 
 @cache
@@ -52,10 +59,12 @@ class RatingsProjection(Projection):
     LOCK = LOCK
 
     def wants(self, event: StoredEvent) -> bool:
-        return event.type in (ENDED, OPENED)
+        return event.type in (ENDED, OPENED, CORRECTION)
 
     async def reset(self, conn: Any) -> None:
-        await conn.execute("TRUNCATE ratings, rating_history, rating_league_matches")
+        await conn.execute(
+            "TRUNCATE ratings, rating_history, rating_league_matches, rating_matches"
+        )
 
     async def apply(self, conn: Any, event: StoredEvent) -> None:
         if event.type == OPENED:
@@ -66,17 +75,54 @@ class RatingsProjection(Projection):
                 [(t.match_id,) for t in opened.tables],
             )
             return
+        if event.type == CORRECTION:
+            await self._rerate(conn, event)
+            return
         await self._rate(conn, event)
+
+    async def _rerate(self, conn: Any, correction: StoredEvent) -> None:
+        """Rate the corrected match's game again from its first rated match, each match
+        as counted once the log reached this correction."""
+        match = await counted(self._store, correction.stream_id, correction.cursor)
+        game = match.created.game
+        await conn.execute("DELETE FROM ratings WHERE game = $1", game)
+        await conn.execute("DELETE FROM rating_history WHERE game = $1", game)
+        rows = await conn.fetch(
+            "SELECT stream_id FROM rating_matches WHERE game = $1 ORDER BY tx, position", game
+        )
+        for row in rows:
+            again = await counted(self._store, row["stream_id"], correction.cursor)
+            if again.result is None or again.result.voided or again.ended is None:
+                continue
+            await self._rate_events(conn, again.created, again.events(), again.ended)
+        log.info("ratings.corrected", match_id=match.created.match_id, game=game)
 
     async def _rate(self, conn: Any, event: StoredEvent) -> None:
         first = await self._store.read_stream(event.stream_id, limit=1)
         created = codec.decode_payload("", first[0].type, first[0].payload)
         assert isinstance(created, MatchCreated)
+        await conn.execute(
+            "INSERT INTO rating_matches VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+            created.game,
+            created.match_id,
+            event.stream_id,
+            event.cursor.tx,
+            event.cursor.position,
+        )
         if created.game == "doppelkopf":  # every scored game is rated: the whole stream
             stored = await self._store.read_stream(event.stream_id)
-            events = [codec.decode_payload(created.game, s.type, s.payload) for s in stored]
+            events = [
+                codec.decode_payload(created.game, s.type, s.payload)
+                for s in stored
+                if s.type != CORRECTION  # none before the end; a rebuild sees later ones
+            ]
         else:
             events = [created, codec.decode_payload(created.game, event.type, event.payload)]
+        await self._rate_events(conn, created, events, event)
+
+    async def _rate_events(
+        self, conn: Any, created: MatchCreated, events: list[Event], event: StoredEvent
+    ) -> None:
         league = bool(
             await conn.fetchval(
                 "SELECT true FROM rating_league_matches WHERE match_id = $1", created.match_id

@@ -99,6 +99,19 @@ CREATE TABLE IF NOT EXISTS league_standings (
     projected_at timestamptz NOT NULL,
     PRIMARY KEY (league_id, season, division, after_round, rank)
 );
+-- A referee's corrections (match.Correction): a voided match counts for nothing in the
+-- totals (its rows show it as played); the other rows hold the corrected result. The
+-- matches the ratings projection rated, in the log's order (a correction re-rates the
+-- game from its first match on).
+ALTER TABLE match_standings ADD COLUMN IF NOT EXISTS voided boolean NOT NULL DEFAULT false;
+CREATE TABLE IF NOT EXISTS rating_matches (
+    game text NOT NULL,
+    match_id text NOT NULL,
+    stream_id text NOT NULL,
+    tx bigint NOT NULL,
+    position bigint NOT NULL,
+    PRIMARY KEY (game, match_id)
+);
 -- When the live projectors applied each event they want (lag figures; not a projection).
 CREATE TABLE IF NOT EXISTS projection_applied (
     name text NOT NULL,

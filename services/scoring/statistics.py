@@ -3,24 +3,27 @@
 For each ``match.MatchEnded`` it reads the match's whole stream (the scoring service is a
 platform service: every event) and writes one row per seated account — its score, rank
 and the table's size — and that seat's counters (``tavola.leagues.statistics``), in the
-same transaction as its cursor. Aggregates are sums over these rows, so a corrected match
-(another issue's referee correction) would only replace its own rows.
+same transaction as its cursor. Aggregates are sums over these rows, so a referee's
+correction (``match.Correction``) only replaces its match's rows: a voided match has none,
+a corrected one its corrected scores and ranks (its counters stay as played), each as
+counted once the log reached that event (``services.scoring.corrected``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from services.scoring.corrected import counted
 from services.scoring.projection import Projection
 from tavola.eventlog.model import StoredEvent
 from tavola.leagues.results import ended_of
 from tavola.leagues.statistics import match_statistics
-from tavola.match.events import MatchCreated
-from tavola.protocol import events as codec
+from tavola.match.events import Correction
 
 NAME = "statistics"
 LOCK = 0x7A71_0002
 ENDED = "match.MatchEnded"
+CORRECTION = "match.Correction"
 
 
 class StatisticsProjection(Projection):
@@ -28,21 +31,27 @@ class StatisticsProjection(Projection):
     LOCK = LOCK
 
     def wants(self, event: StoredEvent) -> bool:
-        return event.type == ENDED
+        return event.type in (ENDED, CORRECTION)
 
     async def reset(self, conn: Any) -> None:
         await conn.execute("TRUNCATE player_matches, player_match_counters")
 
     async def apply(self, conn: Any, event: StoredEvent) -> None:
-        stored = await self._store.read_stream(event.stream_id)
-        created = codec.decode_payload("", stored[0].type, stored[0].payload)
-        assert isinstance(created, MatchCreated)
-        events = [codec.decode_payload(created.game, s.type, s.payload) for s in stored]
-        ended = ended_of(events)
-        if ended is None:
+        match = await counted(self._store, event.stream_id, event.cursor)
+        created = match.created
+        if event.type == CORRECTION:
+            await conn.execute("DELETE FROM player_matches WHERE match_id = $1", created.match_id)
+            await conn.execute(
+                "DELETE FROM player_match_counters WHERE match_id = $1", created.match_id
+            )
+        if match.result is None or match.result.voided or match.ended is None:
+            return
+        events = [r.event for r in match.records if not isinstance(r.event, Correction)]
+        if ended_of(events) is None:
             return
         counters = match_statistics(created, events)
-        seats = {s.seat: s for s in ended.standings}
+        seats = {s.seat: s for s in match.result.standings}
+        ended_at = match.ended.recorded_at
         people = [s for s in created.seats if s.account_id and not s.bot_level]
         await conn.executemany(
             "INSERT INTO player_matches VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9, clock_timestamp())"
@@ -57,7 +66,7 @@ class StatisticsProjection(Projection):
                     seats[seat.seat].score,
                     seats[seat.seat].rank,
                     len(created.seats),
-                    event.recorded_at,
+                    ended_at,
                 )
                 for seat in people
             ],

@@ -191,3 +191,35 @@ def test_when_an_engine_dies_the_other_takes_its_partitions_and_its_matches_fini
     first = platform.metrics_ports["engine"]
     eventually(lambda: metric(first, "tavola_engine_partitions_held") == 64, timeout=30)
     exactly_once(client, match_id)
+
+
+def test_a_correction_reaching_the_engine_that_does_not_write_the_match_is_forwarded(
+    client: Client, platform: Platform, second_engine: SecondEngine
+) -> None:
+    """A referee's correction is a command of the match's writer: filed through the other
+    engine, it is forwarded, appended once, and both engines show it."""
+    from tavola.v1 import audit_pb2, audit_pb2_grpc
+
+    via_second = Client.connect(second_engine.address, platform.token)
+    try:
+        for _ in range(12):
+            match_id, _ = bot_table(client, "fan-tan", 3, {"hands": "1"})
+            if not written_by(second_engine, via_second, match_id):
+                break
+        else:
+            raise AssertionError("no match of twelve was written by the first engine")
+        eventually(lambda: match_state(client, match_id).finished, timeout=240)
+        before = second_engine.forwarded()
+        desk = audit_pb2_grpc.AuditServiceStub(via_second.channel)
+        request = audit_pb2.FileCorrectionRequest(
+            match_id=match_id, kind="void_game", reason="forwarded", command_id="fwd-1"
+        )
+        filed = desk.FileCorrection(request)
+        assert second_engine.forwarded() > before
+        assert desk.FileCorrection(request).duplicate
+        for via in (client, via_second):
+            shown = via.game.GetMatch(game_pb2.GetMatchRequest(match_id=match_id))
+            assert [c.version for c in shown.corrections] == [filed.correction.version]
+        exactly_once(client, match_id)
+    finally:
+        via_second.close()

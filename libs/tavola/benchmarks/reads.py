@@ -23,10 +23,12 @@ import asyncpg
 
 from tavola.benchmarks.measure import Quantiles, quantiles, rss_bytes
 from tavola.benchmarks.tables import Api, start_bot_match
+from tavola.eventlog.chain import verify_chain
 from tavola.eventlog.model import StoredEvent
 from tavola.eventlog.postgres import PostgresEventStore
 from tavola.match import aggregate
 from tavola.match.aggregate import MatchState
+from tavola.match.verify import verify
 from tavola.protocol import events as codec
 from tavola.v1 import game_pb2
 
@@ -39,12 +41,14 @@ class Replay:
     games: int
     read_ms: float
     fold_ms: float
+    verify_ms: float = 0.0
 
     def line(self, name: str) -> str:
         return (
             f"{name}: {self.events} events, {self.games} deals; read from Postgres "
             f"{self.read_ms:.1f} ms + fold {self.fold_ms:.1f} ms = "
-            f"{self.read_ms + self.fold_ms:.1f} ms (best of 5)"
+            f"{self.read_ms + self.fold_ms:.1f} ms (best of 5); offline verification "
+            f"(hash chain, seed, every deal and move re-derived) {self.verify_ms:.1f} ms"
         )
 
 
@@ -74,7 +78,15 @@ async def cold_replay(database_url: str, match_id: str) -> Replay:
             fold_stored(stored)
             folds.append(time.perf_counter() - started)
         deals = sum(1 for s in stored if s.type.endswith(DEALT))
-        return Replay(len(stored), deals, min(reads) * 1000, min(folds) * 1000)
+        verifies = []
+        for _ in range(3):
+            started = time.perf_counter()
+            assert verify_chain(stored) is None
+            verify(codec.decode_recorded(stored))
+            verifies.append(time.perf_counter() - started)
+        return Replay(
+            len(stored), deals, min(reads) * 1000, min(folds) * 1000, min(verifies) * 1000
+        )
     finally:
         await pool.close()
 

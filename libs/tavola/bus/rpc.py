@@ -33,6 +33,7 @@ from tavola.protocol import errors
 from tavola.protocol.errors import ServiceError
 from tavola.protocol.events import reason_to_pb
 from tavola.rules.errors import Reason
+from tavola.service import tracing
 from tavola.service.failures import dependency_of, is_outage
 from tavola.v1 import internal_pb2
 
@@ -172,7 +173,11 @@ async def _handle(msg: Msg, name: str, method: Method) -> internal_pb2.BusReply:
             raise errors.invalid(
                 "request.invalid", field="body", detail="not a protobuf message"
             ) from None
-        with structlog.contextvars.bound_contextvars(rpc=name, **_ids(request)):
+        ids = _ids(request)
+        with (
+            structlog.contextvars.bound_contextvars(rpc=name, **ids),
+            tracing.span(f"nats {name}", "server", msg.headers or {}, _attributes(name, ids)),
+        ):
             response = await method.handler(request, context)
         return internal_pb2.BusReply(code=0, body=response.SerializeToString())
     except ServiceError as error:
@@ -204,6 +209,12 @@ def _ids(request: Message) -> dict[str, Any]:
     return out
 
 
+def _attributes(method: str, ids: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"rpc.system": "nats", "rpc.method": method}
+    out.update({f"tavola.{k}": v for k, v in ids.items() if v != ""})
+    return out
+
+
 _CODES = {code.value[0]: code for code in grpc.StatusCode}
 
 
@@ -228,7 +239,13 @@ async def call(
         envelope.principal.CopyFrom(principal_to_pb(principal))
     who = service or prefix.rsplit(".", 1)[-1]
     try:
-        msg = await nc.request(f"{prefix}.{method}", envelope.SerializeToString(), timeout=timeout)
+        with tracing.span(f"nats {method}", "client", None, _attributes(method, {})):
+            msg = await nc.request(
+                f"{prefix}.{method}",
+                envelope.SerializeToString(),
+                timeout=timeout,
+                headers=tracing.inject(),
+            )
     except nats.errors.NoRespondersError:
         if absent_ok:
             raise NobodyServes(f"{prefix}.{method}") from None

@@ -26,6 +26,7 @@ SCORING_QUEUE = "scoring"
 BOTS_GROUP = "bots"  # durable consumer and queue group of the bot service
 SCORING_GROUP = "scoring-ended"  # durable consumer and queue group of the scoring service
 LOBBY_GROUP = "lobby-ended"  # durable consumer and queue group of the lobby (tables end)
+LOBBY_CORRECTIONS_GROUP = "lobby-corrections"  # the lobby's, for league results corrected
 SERVICES = ("engine", "lobby", "scoring", "bots")
 CALLERS_OF_ENGINE = ("lobby", "bots")
 
@@ -64,6 +65,11 @@ class Subjects:
     def matches_ended(self) -> str:
         """Every match's ``match.MatchEnded`` (and nothing else)."""
         return f"{self.events_prefix}.match.*.match.MatchEnded"
+
+    @property
+    def match_corrections(self) -> str:
+        """Every match's ``match.Correction`` (a referee's, after the end)."""
+        return f"{self.events_prefix}.match.*.match.Correction"
 
     @property
     def account_events_all(self) -> str:

@@ -255,7 +255,7 @@ _EVENTS: dict[str, tuple[str, str]] = {
         "casamento de {wedding}: sem parceiro, joga sozinho",
     ),
     "GameScored": ("game scored: totals {totals}", "jogo contado: totais {totals}"),
-    "BockRoundEarned": ("a Bock round is earned", "ganhou-se uma ronda Bock"),
+    "BockRoundEarned": ("a Bock round is earned", "vem aí uma rodada Bock"),
     "PlayerLeft": ("{seat} left the game", "{seat} saiu do jogo"),
     "GameAbandoned": ("game {deal} abandoned: {seat} left", "jogo {deal} abandonado: {seat} saiu"),
     "SeatLeft": (
@@ -270,6 +270,10 @@ _EVENTS: dict[str, tuple[str, str]] = {
     "SeatAway": ("{seat} is away", "{seat} está ausente"),
     "SeatBack": ("{seat} is back", "{seat} voltou"),
     "SeatReclaimed": ("{seat} is back and plays again", "{seat} voltou e joga de novo"),
+    "Correction": (
+        "a referee's correction ({kind}) of version {references}: {reason}",
+        "uma correção do árbitro ({kind}) da versão {references}: {reason}",
+    ),
     "MovesTakenBack": (
         "{seat} took moves back: the table is as it was at version {to_version}",
         "{seat} desfez jogadas: a mesa voltou à versão {to_version}",
@@ -446,7 +450,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
         "unknown game {game}: valid games are {valid}",
         "jogo desconhecido {game}: os jogos válidos são {valid}",
     ),
-    "error.players": ("{game} is played by {players}", "{game} joga-se com {players}"),
+    "error.players": ("{game} is played by {players}", "{game} se joga com {players}"),
     "error.unknown_option": (
         "unknown option {option} for {game}: valid options are {valid} "
         "(tavola games {game} explains them)",
@@ -487,7 +491,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "error.verify_what": (
         "give a match id (tavola verify MATCH_ID) or a record (tavola verify --file PATH)",
-        "dê o identificador de uma partida (tavola verify ID) ou um registo "
+        "dê o identificador de uma partida (tavola verify ID) ou um registro "
         "(tavola verify --file CAMINHO)",
     ),
     "error.no_database": (
@@ -498,21 +502,21 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "error.no_file": ("no file {path}", "não existe o arquivo {path}"),
     "error.is_folder": (
         "{path} is a folder, not a match record",
-        "{path} é uma pasta, não um registo de partida",
+        "{path} é uma pasta, não um registro de partida",
     ),
     "error.not_text": (
         "{path} is not a match record (not text; tavola export writes one)",
-        "{path} não é um registo de partida (não é texto; tavola export escreve um)",
+        "{path} não é um registro de partida (não é texto; tavola export escreve um)",
     ),
     "error.unreadable": ("cannot read {path}: {why}", "não consigo ler {path}: {why}"),
     "error.unwritable": ("cannot write {path}: {why}", "não consigo escrever {path}: {why}"),
     "error.empty_record": (
         "{path} is empty, not a match record (tavola export MATCH_ID -o {path} writes one)",
-        "{path} está vazio, não é um registo de partida (tavola export ID -o {path} escreve um)",
+        "{path} está vazio, não é um registro de partida (tavola export ID -o {path} escreve um)",
     ),
     "error.not_a_record": (
         "{path} is not a match record, or it is cut short ({why})",
-        "{path} não é um registo de partida, ou está incompleto ({why})",
+        "{path} não é um registro de partida, ou está incompleto ({why})",
     ),
     "error.record_format": (
         "{path} has format {format!r}, not {expected}",
@@ -600,8 +604,8 @@ _HELP: dict[str, tuple[str, str]] = {
         "as partidas em que tem lugar, abertas primeiro, e como voltar",
     ),
     "replay": (
-        "rebuild a match from the event log and print it",
-        "reconstruir uma partida a partir do registo de eventos e mostrá-la",
+        "a match hand by hand, as a seat or a spectator saw it",
+        "uma partida mão a mão, como um lugar ou um espectador a viu",
     ),
     "match_id": (
         "the match id (printed by demo and play)",
@@ -618,7 +622,7 @@ _HELP: dict[str, tuple[str, str]] = {
     "verify_match": ("the match id (or give --file)", "o identificador da partida (ou --file)"),
     "file": (
         "an exported record (tavola export), checked offline",
-        "um registo exportado (tavola export), verificado offline",
+        "um registro exportado (tavola export), verificado offline",
     ),
     "no_bots": (
         "skip re-deriving the bots' decisions (a master decision costs what it did)",
@@ -626,7 +630,7 @@ _HELP: dict[str, tuple[str, str]] = {
     ),
     "export": (
         "a finished match as a self-contained record (JSON)",
-        "uma partida terminada como registo autónomo (JSON)",
+        "uma partida terminada como registro autônomo (JSON)",
     ),
     "output": (
         "where to write it (default: standard output)",

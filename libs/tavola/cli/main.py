@@ -68,9 +68,7 @@ def parser(locale: str = "en") -> Parser:
         "matches", help=h("matches"), description=h("matches"), parents=[common]
     )
     matches.add_argument("--address", default=None, help=h("address"))
-    replay = sub.add_parser("replay", help=h("replay"), description=h("replay"), parents=[common])
-    replay.add_argument("match_id", help=h("match_id"))
-    replay.add_argument("--database-url", default=None, help=h("database_url"))
+    _replay_command(sub, common, locale)
     verify = sub.add_parser("verify", help=h("verify"), description=h("verify"), parents=[common])
     verify.add_argument("match_id", nargs="?", default="", help=h("verify_match"))
     verify.add_argument("--database-url", default=None, help=h("database_url"))
@@ -86,7 +84,30 @@ def parser(locale: str = "en") -> Parser:
     from tavola.cli import league  # tavola league … (its own module)
 
     league.register(sub)
+    from tavola.cli import referee  # correct, audit, import (its own module)
+
+    referee.register(sub)
     return top
+
+
+def _replay_command(sub: argparse._SubParsersAction[Parser], common: Parser, locale: str) -> None:
+    """``tavola replay (MATCH_ID | --file PATH) [--seat N | --spectator] [--hand H] [--step]
+    [--from-version V]`` (its texts are beside it, in ``replay_texts``)."""
+    from tavola.cli.replay_texts import say
+
+    def r(key: str) -> str:
+        return say(f"help.{key}", locale)
+
+    replay = sub.add_parser("replay", help=r("replay"), description=r("replay"), parents=[common])
+    replay.add_argument("match_id", nargs="?", default="", help=r("match_id"))
+    replay.add_argument("--file", default=None, metavar="PATH", help=r("file"))
+    viewer = replay.add_mutually_exclusive_group()
+    viewer.add_argument("--seat", type=int, default=None, metavar="N", help=r("seat"))
+    viewer.add_argument("--spectator", action="store_true", help=r("spectator"))
+    replay.add_argument("--hand", type=int, default=None, metavar="H", help=r("hand"))
+    replay.add_argument("--step", action="store_true", help=r("step"))
+    replay.add_argument("--from-version", type=int, default=0, metavar="V", help=r("from_version"))
+    replay.add_argument("--address", default=None, metavar="HOST:PORT", help=r("address"))
 
 
 def _table_command(
@@ -152,10 +173,24 @@ def run(args: argparse.Namespace) -> int:
         from tavola.cli import accounts
 
         return accounts.run(args)
+    if command in ("correct", "audit", "import", "verify"):
+        from tavola.cli import referee  # verify: the play, then the corrections apart
+
+        return referee.verify(args) if command == "verify" else referee.run(args)
     from tavola.cli import replay
 
     if command == "replay":
-        return replay.replay(args.match_id, args.database_url, args.locale)
+        return replay.replay(
+            args.match_id,
+            file=args.file,
+            seat=args.seat,
+            spectator=args.spectator,
+            hand=args.hand,
+            step=args.step,
+            from_version=args.from_version,
+            address=args.address,
+            locale=args.locale,
+        )
     if command == "verify":
         bots = not args.no_bots
         if args.file:

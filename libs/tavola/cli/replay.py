@@ -1,5 +1,6 @@
-"""``tavola replay``, ``tavola verify`` and ``tavola export``: a match rebuilt from the log
-alone, checked offline, or written out as a self-contained record.
+"""``tavola replay``, ``tavola verify`` and ``tavola export``: a match shown as readable text
+(whole or as one seat saw it, through the public API or offline from a record), checked
+offline, or written out as a self-contained record.
 
 ``verify`` shows progress on stderr (events checked, bot decisions re-derived); its verdict
 goes to stdout (``OK: …`` or ``FAILED: …``). A file that is not a match record — missing,
@@ -10,30 +11,30 @@ from __future__ import annotations
 
 import asyncio
 import pathlib
+import sys
 from datetime import UTC, datetime
 
 import asyncpg
 from google.protobuf import json_format
 from google.protobuf.message import DecodeError
+from rich.console import Console
 
 from tavola.bots.audit import audit
+from tavola.cli import matchbook, perspective
 from tavola.cli.client import Client, default_address, default_database_url
 from tavola.cli.errors import CliError
-from tavola.cli.happenings import describe
 from tavola.cli.progress import Bars
-from tavola.cli.standings import lines as standing_lines
-from tavola.cli.standings import teams_of
+from tavola.cli.replay_texts import say
 from tavola.cli.texts import t
 from tavola.eventlog.chain import verify_chain
 from tavola.eventlog.model import StoredEvent
 from tavola.eventlog.postgres import PostgresEventStore
-from tavola.match import aggregate
 from tavola.match.verify import Discrepancy
 from tavola.match.verify import verify as verify_records
 from tavola.protocol import events as codec
 from tavola.protocol import records_export
-from tavola.protocol.envelopes import FULL, SPECTATOR, to_envelope
-from tavola.protocol.records import RecordError, to_record
+from tavola.protocol.envelopes import FULL, SPECTATOR
+from tavola.protocol.records import RecordError
 from tavola.v1 import game_pb2
 
 decode = codec.decode_recorded  # stored events -> Recorded (event and cause), in order
@@ -69,44 +70,82 @@ def _stored(match_id: str, database_url: str | None, locale: str) -> list[Stored
     return stored
 
 
-def replay(match_id: str, database_url: str | None, locale: str = "en") -> int:
-    stored = _stored(match_id, database_url, locale)
-    state = aggregate.fold([r.event for r in decode(stored)])
-    finished = state.ended is not None
-    viewer = FULL if finished else SPECTATOR
-    created = state.created
-    options = ", ".join(f"{o.name}={o.value}" for o in created.options) or t("none", locale)
-    print(
-        t(
-            "replay.header",
-            locale,
-            match=match_id,
-            game=created.game,
-            seats=len(created.seats),
-            options=options,
-        )
+def replay(
+    match_id: str = "",
+    *,
+    file: str | None = None,
+    seat: int | None = None,
+    spectator: bool = False,
+    hand: int | None = None,
+    step: bool = False,
+    from_version: int = 0,
+    address: str | None = None,
+    locale: str = "en",
+) -> int:
+    """``tavola replay``: the match as readable text, whole or as one viewer saw it, from
+    the platform's public API or offline from an exported record (``perspective``)."""
+    match_id = match_id.strip()
+    if bool(match_id) == bool(file):
+        raise CliError(say("error.what", locale), 2)
+    viewer = SPECTATOR if spectator or seat == SPECTATOR else (FULL if seat is None else seat)
+    if file:
+        stored = read_record(file, locale)
+        try:
+            seen = perspective.from_stored(stored, viewer, locale)
+        except (Discrepancy, *UNREADABLE) as error:
+            raise CliError(t("error.not_a_record", locale, path=file, why=error), 2) from None
+        if seat is not None and not SPECTATOR <= seat < seen.players:
+            last = seen.players - 1
+            raise CliError(say("error.no_seat", locale, seat=seat, last=last), 2)
+        return show(seen, hand=hand, step=step, from_version=from_version, locale=locale)
+    client = Client.connect(address)
+    try:
+        if viewer == FULL:
+            seen = perspective.from_export(client, match_id, locale)
+        else:
+            token = _kept_token(client.address, match_id, viewer)
+            seen = perspective.from_api(client, match_id, viewer, token, locale)
+        return show(seen, hand=hand, step=step, from_version=from_version, locale=locale)
+    finally:
+        client.close()
+
+
+def _kept_token(address: str, match_id: str, seat: int) -> str:
+    """The seat token this user kept for the seat (a player replaying their own seat of a
+    match still running needs it); empty otherwise — a referee needs none once it ended."""
+    try:
+        kept = matchbook.find(address, match_id)
+    except matchbook.BookError:
+        return ""
+    return next((k.seat_token for k in kept if k.match_id == match_id and k.seat == seat), "")
+
+
+def show(
+    seen: perspective.Replay,
+    *,
+    hand: int | None = None,
+    step: bool = False,
+    from_version: int = 0,
+    locale: str = "en",
+) -> int:
+    """Print the replay; with ``step`` at a terminal, wait for Enter after each move (q:
+    stop). Without a terminal on stdin, everything is printed at once."""
+    console = Console(highlight=False, soft_wrap=True)
+    interactive = step and sys.stdin.isatty()
+    width = min(console.width, 100) if console.is_terminal else 80
+    items = perspective.render(
+        seen, hand=hand, from_version=from_version, locale=locale, width=width
     )
-    for seat in created.seats:
-        marked = seat.is_bot and "bot" not in seat.player_name.lower()
-        bot = f" ({t('standings.bot', locale)})" if marked else ""
-        print(f"  {t('seat.n', locale, n=seat.seat)}: {seat.player_name}{bot}")
-    for item in stored:
-        envelope = to_envelope(item, viewer)
-        line = describe(envelope, created.game, -2, locale)
-        if line is not None:
-            print(f"{envelope.version:>5}  {line.plain}")
-    game = state.game
-    view = to_record(game.view(state.game_state, None))
-    teams = teams_of(created.game, view, len(created.seats))
-    names = [created.seats[s.seat] for s in game.standings(state.game_state)]
-    standings = [
-        game_pb2.SeatStanding(
-            seat=s.seat, score=s.score, rank=s.rank, player_name=n.player_name, is_bot=n.is_bot
-        )
-        for s, n in zip(game.standings(state.game_state), names, strict=True)
-    ]
-    for text in standing_lines(standings, teams, game.info.lower_score_wins, locale, finished):
-        print(text)
+    for item in items:
+        for line in item.lines:
+            console.print(line)
+        if interactive and item.move:
+            try:
+                answer = input(say("step.prompt", locale))
+            except EOFError:
+                return 0
+            if answer.strip().lower() in ("q", "quit"):
+                return 0
     return 0
 
 

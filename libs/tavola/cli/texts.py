@@ -1,4 +1,6 @@
-"""The CLI's own texts in English and Brazilian Portuguese (``--locale en|pt``).
+"""The CLI's own texts in English and Brazilian Portuguese (``--locale en|pt``; ``pt-BR``
+and ``pt-PT`` are accepted too: the server's texts then come in that variant, the CLI's own
+stay Brazilian).
 
 Game texts — why a card cannot be played, hints, automatic moves, option descriptions —
 come from the server as ``Reason.text`` in the locale the CLI asks for. Names that a view
@@ -14,7 +16,11 @@ import os
 from tavola.cli.catalogue import TEXTS
 from tavola.rules.errors import Reason
 
-LOCALES = ("en", "pt")
+LOCALES = ("en", "pt", "pt-BR", "pt-PT")
+
+
+def is_pt(locale: str) -> bool:
+    return locale.lower().replace("_", "-").split("-")[0] == "pt"
 
 
 def default_locale() -> str:
@@ -22,7 +28,10 @@ def default_locale() -> str:
     chosen = os.environ.get("TAVOLA_LOCALE", "")
     if chosen in LOCALES:
         return chosen
-    return "pt" if os.environ.get("LANG", "").lower().startswith("pt") else "en"
+    lang = os.environ.get("LANG", "").lower()
+    if lang.startswith(("pt_pt", "pt-pt")):
+        return "pt-PT"
+    return "pt" if lang.startswith("pt") else "en"
 
 
 def t(key: str, locale: str = "en", /, **params: object) -> str:
@@ -30,7 +39,7 @@ def t(key: str, locale: str = "en", /, **params: object) -> str:
     entry = TEXTS.get(key)
     if entry is None:
         return key
-    template = entry[1] if locale == "pt" else entry[0]
+    template = entry[1] if is_pt(locale) else entry[0]
     try:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):

@@ -85,7 +85,16 @@ class GroupCommit:
         batches = [w.batch for w in group]
         try:
             async with self._pool.acquire() as conn:
-                rows = await conn.fetch(APPEND, *arguments(batches))
+                try:
+                    rows = await conn.fetch(APPEND, *arguments(batches))
+                except asyncpg.UniqueViolationError:
+                    raise
+                except BaseException:
+                    # a connection that failed otherwise (the server terminated it, a
+                    # timeout mid-statement) is not given to the next writer: the pool
+                    # keeps no reset that would notice (``_keep_session``)
+                    conn.terminate()
+                    raise
         except asyncpg.UniqueViolationError as error:
             if len(group) == 1:
                 _fail(group, error)

@@ -34,6 +34,7 @@ from tavola.faults.schedule import Fault, plan
 from tavola.faults.stage import DATABASE, NAMESPACE, Stage
 from tavola.faults.views import check_views
 from tavola.faults.worker import LoadProcess
+from tavola.service.failures import is_outage
 
 Say = Callable[[str], None]
 T = TypeVar("T")
@@ -200,13 +201,23 @@ async def _match_versions(database_url: str) -> dict[str, int]:
     return {r["stream_id"].removeprefix("match-"): r["version"] for r in rows}
 
 
+CHECK_ATTEMPTS = 3
+
+
 def _attempt(name: str, report: Report, check: Callable[[], Coroutine[Any, Any, T]]) -> T | None:
     """Run one checker; if it cannot run at all, that is a violation of its own (the other
-    checkers still run)."""
-    try:
-        return asyncio.run(check())
-    except Exception as error:
-        detail = "".join(traceback.format_exception_only(error)).strip()
-        report.violations.append(Violation(name, "the checker could not run", detail))
-        traceback.print_exc()
-        return None
+    checkers still run). A checker's own connection lost on the way (the database is the
+    suite's, nothing is faulted any more) is tried again, twice at most."""
+    for attempt in range(1, CHECK_ATTEMPTS + 1):
+        try:
+            return asyncio.run(check())
+        except Exception as error:
+            if attempt < CHECK_ATTEMPTS and is_outage(error):
+                print(f"{name}: {type(error).__name__}, checking again", flush=True)
+                time.sleep(2.0)
+                continue
+            detail = "".join(traceback.format_exception_only(error)).strip()
+            report.violations.append(Violation(name, "the checker could not run", detail))
+            traceback.print_exc()
+            return None
+    return None

@@ -143,11 +143,25 @@ def _became_ready(server: NatsServer) -> bool:
         )
     except InfraError:
         output = server.child.output().lower()
+        if _killed_before_exec(server):
+            _log.warning("nats-server died by signal %s before it ran: once more", -_code(server))
+            return False
         if server.child.is_running() or not any(s in output for s in _PORT_TAKEN):
             raise
         return False
     _log.info("NATS ready on port %s in %.2f s", server.port, time.monotonic() - started)
     return True
+
+
+def _code(server: NatsServer) -> int:
+    return server.child.popen.returncode or 0
+
+
+def _killed_before_exec(server: NatsServer) -> bool:
+    """The child died by a signal before nats-server wrote a line: the forked child aborted
+    between fork and exec (gRPC's fork handlers in a parent that uses gRPC do this, rarely),
+    so starting it again is safe."""
+    return _code(server) < 0 and "nats-server" not in server.child.output().lower()
 
 
 async def jetstream_ready(url: str) -> bool:

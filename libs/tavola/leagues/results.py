@@ -1,9 +1,10 @@
 """A match's result as a league records it: one line per seat, from the match's events.
 
 This is the one place a match's events are folded into its result for the league
-(``ResultRecorded``) — so a future referee's correction in the match stream (void a game
-or a hand, adjust a score) would be folded here too, and recorded again with the next
-revision.
+(``ResultRecorded``) — a referee's correction in the match stream (void a game or a hand,
+adjust a score; ``tavola.match.corrections``) is folded here too (``standings``, the
+corrected result; a voided match has no lines: it counts for nothing), and recorded again
+with the next revision.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from tavola.games.dominoes import events as dominoes
 from tavola.games.fantan import events as fantan
 from tavola.leagues.events import ResultLine
 from tavola.match.events import MatchCreated, MatchEnded
-from tavola.rules.interface import Event
+from tavola.rules.interface import Event, SeatScore
 
 HAND_SCORED = {
     "fan-tan": "HandScored",
@@ -46,14 +47,22 @@ def hands(game: str, seats: int, events: Sequence[Event]) -> tuple[int, list[int
     return played, won
 
 
-def summarise(created: MatchCreated, events: Sequence[Event]) -> tuple[ResultLine, ...]:
-    """The result lines of a finished match (``events``: the whole stream, decoded)."""
+def summarise(
+    created: MatchCreated,
+    events: Sequence[Event],
+    standings: Sequence[SeatScore] | None = None,
+    voided: bool = False,
+) -> tuple[ResultLine, ...]:
+    """The result lines of a finished match (``events``: the whole stream, decoded;
+    ``standings``: its corrected result, if corrected; ``voided``: no lines)."""
     ended = ended_of(events)
     if ended is None:
         raise ValueError(f"match {created.match_id} has not ended")
+    if voided:
+        return ()
     played, won = hands(created.game, len(created.seats), events)
     lines = []
-    for score in sorted(ended.standings, key=lambda s: s.seat):
+    for score in sorted(ended.standings if standings is None else standings, key=lambda s: s.seat):
         seat = created.seats[score.seat]
         lines.append(
             ResultLine(

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
 from tavola.match.events import (
+    Correction,
     DeadlineSet,
     MatchCreated,
     MatchEnded,
@@ -42,10 +43,12 @@ class MatchState:
     checkpoints: tuple[MatchState, ...] = field(default=(), compare=False, repr=False)
     lone_person: int | None = None  # the only seat not the platform's bot, if just one
     away: frozenset[int] = frozenset()  # seats whose client is gone (presence facts)
+    corrections: tuple[Correction, ...] = ()  # a referee's, after the end (never play)
 
     @property
     def game(self) -> Game[Any, Any]:
-        return registry.get(self.created.game)
+        """The game under the rules version the match was played with."""
+        return registry.played(self.created.game, self.created.rules_version)
 
     @property
     def players(self) -> int:
@@ -140,7 +143,7 @@ class Batch:
 
 
 def start(created: MatchCreated) -> MatchState:
-    game = registry.get(created.game)
+    game = registry.played(created.game, created.rules_version)
     options = {o.name: o.value for o in created.options}
     people = [s.seat for s in created.seats if not s.bot_level]
     return MatchState(
@@ -189,6 +192,8 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
             return replace(state, ended=event, deadlines=())
         case SeedRevealed(seed_hex=seed_hex):
             return replace(state, seed_hex=seed_hex)
+        case Correction():
+            return replace(state, corrections=(*state.corrections, event))
     return _game_event(before, event)
 
 
@@ -203,6 +208,7 @@ PLATFORM_EVENTS = (
     SeatReclaimed,
     MatchEnded,
     SeedRevealed,
+    Correction,
 )
 
 
@@ -232,6 +238,7 @@ def _with_game(state: MatchState, game_state: Any) -> MatchState:
         state.checkpoints,
         state.lone_person,
         state.away,
+        state.corrections,
     )
 
 

@@ -138,6 +138,29 @@ class SeedRevealed(Event):
     seed_hex: str
 
 
+VOID_GAME = "void_game"
+VOID_HAND = "void_hand"
+ADJUST_SCORE = "adjust_score"
+CORRECTION_KINDS = (VOID_GAME, VOID_HAND, ADJUST_SCORE)
+
+
+@dataclass(frozen=True, slots=True)
+class Correction(Event):
+    """A referee's correction of a finished match, appended after its end (nothing is ever
+    edited): ``void_game`` (the match counts for nothing), ``void_hand`` (hand ``hand``'s
+    points are removed), or ``adjust_score`` (``amount`` added to each of ``seats``).
+    ``references``: the version of the event it corrects (the ``MatchEnded``, or the first
+    event of the voided hand); ``referee``: the account that filed it."""
+
+    kind: str
+    seats: tuple[int, ...]
+    amount: int
+    hand: int
+    reason: str
+    referee: str
+    references: int
+
+
 PLATFORM_EVENTS: tuple[type[Event], ...] = (
     MatchCreated,
     SeatCredentials,
@@ -150,4 +173,5 @@ PLATFORM_EVENTS: tuple[type[Event], ...] = (
     MovesTakenBack,
     MatchEnded,
     SeedRevealed,
+    Correction,
 )

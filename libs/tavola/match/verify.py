@@ -5,6 +5,11 @@ verifier checks the seed against its commitment, re-derives every chance outcome
 seed and the client seeds, re-runs every action through the rules, and compares what it
 gets with what was recorded, event by event. The hash chain is checked separately
 (``tavola.eventlog.chain.verify_chain``) on the stored form.
+
+A referee's corrections (``match.Correction``, after the seed's reveal) are not play: the
+play is verified up to the reveal, then each correction is checked apart — by the rule the
+engine filed it under (``tavola.match.corrections.check``), and that it references the real
+event it corrects (``corrections`` lists them).
 """
 
 from __future__ import annotations
@@ -14,8 +19,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tavola.match import aggregate
+from tavola.match import corrections as rules
 from tavola.match.aggregate import MatchState
 from tavola.match.events import (
+    Correction,
     DeadlineSet,
     MatchCreated,
     MatchEnded,
@@ -26,6 +33,7 @@ from tavola.match.events import (
     SeatReclaimed,
     SeedRevealed,
 )
+from tavola.rules import registry
 from tavola.rules.errors import RulesError
 from tavola.rules.interface import Event
 
@@ -59,23 +67,52 @@ class _Before:
 
 
 class Discrepancy(Exception):
-    def __init__(self, version: int, message: str) -> None:
+    """The first place the records and the rules part; ``recorded`` and ``rederived`` are
+    the two events there when both exist (an audit names the field that differs)."""
+
+    def __init__(
+        self,
+        version: int,
+        message: str,
+        recorded: Event | None = None,
+        rederived: Event | None = None,
+    ) -> None:
         super().__init__(f"version {version}: {message}")
         self.version = version
+        self.recorded = recorded
+        self.rederived = rederived
 
 
 def group(records: Sequence[Recorded]) -> list[list[Recorded]]:
-    """Consecutive records with the same cause form one batch."""
+    """Consecutive records with the same cause form one batch. The platform's own (system)
+    records of the clock and of presence are a batch of their own: a pause recorded at one
+    append (the pause before a match's end, with the last move) and the end that follows it
+    at a later one share a cause but not a batch."""
     batches: list[list[Recorded]] = []
     previous: tuple[object, ...] | None = None
+    previous_fact = False
     for record in records:
         key = aggregate.cause_key(record)
-        if batches and key == previous:
+        fact = record.kind == "system" and isinstance(record.event, CLOCK_AND_PRESENCE)
+        if batches and key == previous and fact == previous_fact:
             batches[-1].append(record)
         else:
             batches.append([record])
-        previous = key
+        previous, previous_fact = key, fact
     return batches
+
+
+def split(records: Sequence[Recorded]) -> tuple[Sequence[Recorded], list[Recorded]]:
+    """The play (up to the seed's reveal) and the corrections after it."""
+    end = len(records)
+    while end > 0 and isinstance(records[end - 1].event, Correction):
+        end -= 1
+    return records[:end], list(records[end:])
+
+
+def corrections(records: Sequence[Recorded]) -> list[Recorded]:
+    """The corrections of a match's records (empty for a match never corrected)."""
+    return split(records)[1]
 
 
 def verify(
@@ -84,10 +121,51 @@ def verify(
     """Raise Discrepancy at the first recorded event the rules and the seed do not give.
 
     ``progress``, if given, is called after each batch with (events checked, events)."""
+    play, filed = split(records)
+    state = _verify_play(play, progress, len(records))
+    for index, record in enumerate(filed, len(play) + 1):
+        state = _check_correction(state, play, record)
+        if progress is not None:
+            progress(index, len(records))
+    return state
+
+
+def _check_correction(state: MatchState, play: Sequence[Recorded], record: Recorded) -> MatchState:
+    event = record.event
+    assert isinstance(event, Correction)
+    if record.kind != "correction":
+        raise Discrepancy(record.version, f"a correction recorded as caused by {record.kind!r}")
+    try:
+        seats, references = rules.check(
+            state, play, event.kind, event.seats, event.amount, event.hand, event.reason
+        )
+    except rules.CorrectionRefused as refused:
+        raise Discrepancy(
+            record.version, f"a correction that could not be filed: {refused.reason.code}"
+        ) from None
+    if seats != event.seats or references != event.references:
+        raise Discrepancy(
+            record.version,
+            f"the correction references version {event.references}, the event it corrects"
+            f" is version {references}",
+        )
+    return aggregate.evolve(state, event)
+
+
+def _verify_play(
+    records: Sequence[Recorded], progress: Callable[[int, int], None] | None, total: int
+) -> MatchState:
     if len(records) < 2 or not isinstance(records[0].event, MatchCreated):
         raise Discrepancy(1, "the stream does not begin with MatchCreated")
     seed = _revealed_seed(records)
     created = records[0].event
+    if not registry.known(created.game, created.rules_version):
+        kept = sorted(registry.get(created.game).rules_versions())
+        raise Discrepancy(
+            1,
+            f"{created.game} rules version {created.rules_version} is not kept here"
+            f" (this installation has {kept})",
+        )
     if hashlib.sha256(seed).hexdigest() != created.seed_commitment:
         raise Discrepancy(records[-1].version, "the revealed seed does not match the commitment")
     state: MatchState | None = None
@@ -96,7 +174,7 @@ def verify(
         state = _check_batch(state, batch, seed, _Before(records, done))
         done += len(batch)
         if progress is not None:
-            progress(done, len(records))
+            progress(done, total)
     assert state is not None
     if state.ended is None:
         raise Discrepancy(records[-1].version, "the match never ended")
@@ -122,13 +200,22 @@ def _check_batch(
     expected = _expected(state, first, seed, before)
     for index, record in enumerate(batch):
         if index >= len(expected):
-            raise Discrepancy(record.version, f"unexpected event {record.event!r}")
+            raise Discrepancy(
+                record.version, f"unexpected event {record.event!r}", recorded=record.event
+            )
         if expected[index] != record.event:
             raise Discrepancy(
-                record.version, f"recorded {record.event!r}, the rules give {expected[index]!r}"
+                record.version,
+                f"recorded {record.event!r}, the rules give {expected[index]!r}",
+                recorded=record.event,
+                rederived=expected[index],
             )
     if len(expected) > len(batch):
-        raise Discrepancy(batch[-1].version, f"missing event {expected[len(batch)]!r}")
+        raise Discrepancy(
+            batch[-1].version,
+            f"missing event {expected[len(batch)]!r}",
+            rederived=expected[len(batch)],
+        )
     return aggregate.fold(recorded, state)
 
 
@@ -163,4 +250,4 @@ def _expected(
     return batches[-1].events
 
 
-__all__ = ["Discrepancy", "MatchEnded", "Recorded", "group", "verify"]
+__all__ = ["Discrepancy", "MatchEnded", "Recorded", "corrections", "group", "split", "verify"]

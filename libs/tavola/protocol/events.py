@@ -131,6 +131,7 @@ CAUSE_KINDS = {
     "timeout": events_pb2.CAUSE_KIND_TIMEOUT,
     "leave": events_pb2.CAUSE_KIND_LEAVE,
     "take_back": events_pb2.CAUSE_KIND_TAKE_BACK,
+    "correction": events_pb2.CAUSE_KIND_CORRECTION,
 }
 
 

@@ -33,8 +33,10 @@ TEXT_LIMITS = {
     "label": 64,
     "token_id": 32,
     "token_label": 64,
+    "reason": 500,  # a referee's correction (AuditService.FileCorrection)
 }
 MAX_BYTES = 1024
+BYTES_LIMITS = {"chunk": 48 * 1024}  # a part of an imported match record (ImportRecord)
 MAX_ITEMS = 64
 MAX_INT = 2**31 - 1
 MIN_INT = -(2**31)
@@ -93,8 +95,9 @@ def _value_problem(
     if isinstance(value, str):
         return text_problem(name, value)
     if isinstance(value, bytes):
-        if len(value) > MAX_BYTES:
-            return errors.invalid("request.too_large", field=name, limit=MAX_BYTES)
+        limit = BYTES_LIMITS.get(name, MAX_BYTES)
+        if len(value) > limit:
+            return errors.invalid("request.too_large", field=name, limit=limit)
         return None
     wide = isinstance(value, int) and not isinstance(value, bool) and field.type in _WIDE
     if wide and not MIN_INT <= value <= MAX_INT:  # type: ignore[operator]

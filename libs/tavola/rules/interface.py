@@ -333,6 +333,15 @@ class Game(ABC, Generic[S, A]):
     def malformed(self, code: str) -> MalformedAction:
         return MalformedAction(Reason.of("action.malformed", game=self.info.name, code=code))
 
+    # ----- rules versions -----------------------------------------------------------------
+    def rules_versions(self) -> Mapping[int, Game[Any, Any]]:
+        """Every rules version of this game the platform still plays and verifies, by
+        number: the current one (``info.rules_version``) and any it keeps for matches
+        played under an earlier one (a match is always continued and verified under the
+        version its ``MatchCreated`` records; ``tavola audit`` re-runs it under the
+        current one)."""
+        return {self.info.rules_version: self}
+
     # ----- text --------------------------------------------------------------------------
     def messages(self) -> Mapping[str, Mapping[str, str]]:
         """This game's message catalogue: ``{code: {"en": ..., "pt": ...}}``."""

@@ -12,6 +12,7 @@ from functools import cache
 from tavola.rules import registry
 from tavola.rules.cards import Card
 from tavola.rules.errors import Reason
+from tavola.rules.referee_messages import REFEREE_MESSAGES
 from tavola.rules.trust_messages import TRUST_MESSAGES
 
 LOCALES = ("en", "pt")  # "pt" is Brazilian Portuguese; "pt-PT" the European catalogue
@@ -133,6 +134,7 @@ PLATFORM_MESSAGES: dict[str, dict[str, str]] = {
 def catalogue() -> Mapping[str, Mapping[str, str]]:
     merged: dict[str, Mapping[str, str]] = dict(PLATFORM_MESSAGES)
     merged.update(TRUST_MESSAGES)
+    merged.update(REFEREE_MESSAGES)
     for game in registry.all_games():
         merged.update(game.messages())
     return merged

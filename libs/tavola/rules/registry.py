@@ -43,3 +43,16 @@ def get(name: str) -> Game[Any, Any]:
 
 def all_games() -> tuple[Game[Any, Any], ...]:
     return tuple(get(name) for name in names())
+
+
+@cache
+def played(name: str, rules_version: int) -> Game[Any, Any]:
+    """The game under the rules version a match was played with (``MatchCreated``); the
+    current rules when the game keeps no such version (``known`` tells)."""
+    current = get(name)
+    return current.rules_versions().get(rules_version, current)
+
+
+def known(name: str, rules_version: int) -> bool:
+    """Whether this installation can play and verify ``name`` under ``rules_version``."""
+    return rules_version in get(name).rules_versions()

@@ -56,6 +56,18 @@ TRUST_MESSAGES: dict[str, dict[str, str]] = {
         "en": "Seat {seat} is not yours: it belongs to the account that sat down there.",
         "pt": "O lugar {seat} não é seu: pertence à conta que se sentou nele.",
     },
+    "match.running": {
+        "en": (
+            "Match {match_id} is still being played: nobody sees seat {seat}'s cards before "
+            "the end but its own player, with the seat's token (a referee reads it once the "
+            "match has ended)."
+        ),
+        "pt": (
+            "A partida {match_id} ainda está em andamento: ninguém vê as cartas do lugar {seat} "
+            "antes do fim, só o próprio jogador, com o token do lugar (um árbitro lê depois que "
+            "a partida acabar)."
+        ),
+    },
     "table.not_host": {
         "en": "Only the table's host (or an admin) may do this.",
         "pt": "Só o anfitrião da mesa (ou um administrador) pode fazer isso.",

@@ -15,6 +15,9 @@ _DOWN: tuple[type[BaseException], ...] = (
     asyncpg.InterfaceError,  # connection closed / pool closing
     asyncpg.exceptions.OperatorInterventionError,  # admin shutdown, cannot connect now
     asyncpg.exceptions.InsufficientResourcesError,  # too many connections, disk full
+    # a connection the server terminated ("cannot switch to state …; another operation is
+    # in progress"): the pool replaces it, a retry works
+    asyncpg.exceptions.InternalClientError,
     nats.errors.NoRespondersError,
     nats.errors.TimeoutError,
     nats.errors.ConnectionClosedError,
@@ -33,7 +36,10 @@ def is_outage(error: BaseException) -> bool:
 
 def dependency_of(error: BaseException) -> str:
     """Which kind of dependency failed, for the reason's ``service`` parameter."""
-    if isinstance(error, asyncpg.PostgresError | asyncpg.InterfaceError):
+    if isinstance(
+        error,
+        asyncpg.PostgresError | asyncpg.InterfaceError | asyncpg.exceptions.InternalClientError,
+    ):
         return "database"
     if isinstance(error, nats.errors.Error):
         return "bus"

@@ -16,6 +16,7 @@ import sys
 
 import structlog
 
+from tavola.service import tracing
 from tavola.service.config import LogFile
 
 HANDLER_NAME = "tavola"
@@ -24,7 +25,8 @@ HANDLER_NAME = "tavola"
 def configure(
     service: str, json: bool = True, level: str = "INFO", log_file: LogFile | None = None
 ) -> None:
-    """Configure logging once per process; every line carries the service name.
+    """Configure logging once per process; every line carries the service name. Tracing
+    too, when the OTEL variables ask for it (``tavola.service.tracing``).
 
     ``log_file`` ``None``: the one ``TAVOLA_LOG_FILE`` names, else stderr.
     """
@@ -35,6 +37,7 @@ def configure(
         structlog.stdlib.add_logger_name,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
         structlog.processors.StackInfoRenderer(),
+        tracing.log_ids,
     ]
     handler = _handler(target)
     handler.setFormatter(
@@ -55,6 +58,7 @@ def configure(
         cache_logger_on_first_use=True,
     )
     structlog.contextvars.bind_contextvars(service=service)
+    tracing.configure(service)
 
 
 def _handler(target: LogFile | None) -> logging.Handler:

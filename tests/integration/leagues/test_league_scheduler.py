@@ -274,3 +274,59 @@ async def test_the_standings_projection_equals_a_fresh_fold_and_its_rebuild(pool
         await projection.rebuild()
     assert [tuple(r) for r in await pool.fetch(query, league_id)] == rows
     assert [tuple(r) for r in await pool.fetch("SELECT * FROM ratings ORDER BY 1, 2")] == ratings
+
+
+async def test_a_referee_s_correction_records_the_league_result_again(pool):
+    """A voided league match then counts for nothing in the table (no lines), an adjusted
+    one with its corrected score and rank — the next revision of its result; the
+    standings projection follows, and equals a fresh fold and its rebuild."""
+    from tavola.match.events import Correction
+
+    world = await make_world(pool)
+    league_id = await league_with_a_round(world, "fan-tan")
+    world.clock.ms = START + 120_000
+    await world.scheduler.tick()
+    await check_in(world, league_id, world.players)
+    world.clock.ms = START + 180_000
+    await world.scheduler.tick()
+    rng = random.Random(3)
+    for request in world.created:
+        await finish(world, request, rng)
+        await world.scheduler.match_ended(request.match_id)
+    projection = LeagueStandingsProjection(pool, world.store)
+    await projection.catch_up()
+    voided, adjusted = world.created[0].match_id, world.created[1].match_id
+    before = (await world.leagues.load(league_id)).season.rounds[1].results[adjusted]
+    score = next(x.score for x in before.lines if x.seat == 0)
+    for match_id, correction in (
+        (voided, Correction("void_game", (), 0, 0, "shared seat", "ref", 2)),
+        (adjusted, Correction("adjust_score", (0,), 100, 0, "miscount", "ref", 2)),
+    ):
+        events = match_codec.system_events([correction], uuid.uuid4)
+        await world.store.append(f"match-{match_id}", 2, events)
+        assert await world.scheduler.match_corrected(match_id)
+        assert await world.scheduler.match_corrected(match_id)  # again: nothing new
+    league = await world.leagues.load(league_id)
+    results = league.season.rounds[1].results
+    assert results[voided].revision == 1 and results[voided].lines == ()
+    line = next(x for x in results[adjusted].lines if x.seat == 0)
+    assert results[adjusted].revision == 1 and line.score == score + 100
+    assert line.rank == len(results[adjusted].lines)  # Fan Tan: the highest score is last
+    stream = await world.store.read_stream(codec.stream_of(league_id))
+    assert [s.type for s in stream].count("league.ResultRecorded") == len(world.created) + 2
+    await projection.catch_up()
+    query = (
+        "SELECT division, rank, entrant, points, columns, rounds FROM league_standings"
+        " WHERE league_id = $1 AND after_round = 0 ORDER BY division, rank"
+    )
+    rows = [tuple(r) for r in await pool.fetch(query, league_id)]
+    folded = fold(codec.decode_stored(stream))
+    season = folded.seasons[-1]
+    fresh = [
+        (d, row.rank, row.entrant, float(row.points))
+        for d in season.division_names()
+        for row in standings(folded, season, d)
+    ]
+    assert [r[:4] for r in rows] == fresh
+    await projection.rebuild()
+    assert [tuple(r) for r in await pool.fetch(query, league_id)] == rows

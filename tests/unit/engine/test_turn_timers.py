@@ -173,3 +173,27 @@ async def test_a_person_at_a_table_without_timers_gets_no_deadline_only_the_bots
         assert [d.seat for d in view.deadlines] == [seat]  # a bot's watchdog
         await fx.act("m1", seat, (await fx.view("m1", seat)).legal_actions[0].code)
     assert 0 in view.to_act and list(view.deadlines) == []
+
+
+async def test_a_doppelkopf_match_of_people_paused_before_its_end_verifies_offline():
+    """The pause before the end (recorded with the last move) and the end (a later append)
+    are two batches of the platform's: the verifier does not take them for one."""
+    from tavola.cli.replay import decode
+    from tavola.match.verify import verify
+
+    fx = engine_fixture()
+    await fx.create(game="doppelkopf", players=4, options={"match": "one_game"})
+    for _ in range(2000):
+        events = await fx.engine.events_after("m1", -1, 0)
+        if any(e.type == "match.PauseStarted" for e in events):
+            break
+        spectator = await fx.view("m1", -1)
+        seat = spectator.to_act[0]
+        await fx.act("m1", seat, (await fx.view("m1", seat)).legal_actions[0].code)
+    fx.now.ms += 60_000
+    assert await fx.engine.fire_due() == 1
+    assert (await fx.view("m1", -1)).finished
+    records = decode(await fx.store.read_stream("match-m1"))
+    kinds = [type(r.event).__name__ for r in records[-3:]]
+    assert kinds == ["PauseStarted", "MatchEnded", "SeedRevealed"]
+    verify(records)

@@ -177,7 +177,9 @@ def test_the_bus_must_carry_every_committed_event_and_duplicates_are_counted() -
 
 
 def test_a_known_issue_is_set_apart_and_anything_else_still_fails() -> None:
-    known = Violation("verifier", "match-x", "version 9: recorded PauseStarted(purpose='end', …)")
+    known = Violation(
+        "statuses", "SubmitAction", "INTERNAL: cannot switch to state 12; another operation …"
+    )
     other = Violation("verifier", "match-y", "version 3: recorded CardPlayed, the rules give …")
     failing, matched = split([known, other], KNOWN_ISSUES)
     assert failing == [other]
