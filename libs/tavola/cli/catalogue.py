@@ -1,4 +1,5 @@
-"""The CLI's own texts: ``key -> (English, Brazilian Portuguese)`` (see ``texts.t``)."""
+"""The CLI's own texts: ``key -> (English, Brazilian Portuguese)`` and the European
+Portuguese ones where they differ (``TEXTS_PT_PT``; see ``texts.t``)."""
 
 from __future__ import annotations
 
@@ -643,4 +644,122 @@ TEXTS: dict[str, tuple[str, str]] = {
     **{f"help.{name}": texts for name, texts in _HELP.items()},
     **_TABLE,
     **{f"event.{name}": texts for name, texts in _EVENTS.items()},
+}
+
+# European Portuguese (``pt-PT``), only where the Brazilian text would read wrongly in
+# Portugal: "tu" for the player (as the rules' own pt-PT messages), "a jogar" for
+# "jogando", "registo", "ficheiro", "ronda", "equipa", "pontuação" for "placar"... Every
+# other key reads the Brazilian text in pt-PT too. The bare label of the player's seat
+# ("seat.you", "seat.you_mark", "title.you_are") stays "você" on purpose: it fills the
+# events' {seat}, {partner}, {wedding}... ("{seat} jogou {card}", "casamento de
+# {wedding}"), where only a third-person word is grammatical ("tu jogou" is not).
+TEXTS_PT_PT: dict[str, str] = {
+    # commands
+    "prompt.optional": "podes (Enter: esperar)",
+    "prompt.line": "a tua vez (número, carta, h dica, ?carta, u desfazer, q sair): ",
+    "notice.moved_on": "A mesa avançou enquanto escolhias:",
+    "notice.choose_again": "Ainda é a tua vez: escolhe de novo.",
+    "notice.keep_playing": "Continuas na mesa.",
+    "notice.not_your_turn": "Não é a tua vez: espera pela mesa (q para sair ou pausar).",
+    "notice.not_playable": (
+        "{typed} não está entre as tuas opções agora (os números estão "
+        "debaixo das cartas jogáveis; ?{typed} diz porquê)."
+    ),
+    "notice.unknown_input": (
+        "{typed!r}: escreve um número, uma carta (7♦ ou 7d), h para uma dica, ?carta, u ou q."
+    ),
+    "play.started": "{game}: és o lugar {seat}, com {bots} bots ({level}). Partida {match}",
+    "play.left": "Saíste da partida {match}: {note}.",
+    "play.left_bot": "um bot ({level}) joga no teu lugar",
+    "play.paused": (
+        "Pausa: o teu lugar na partida {match} fica guardado (entretanto, as jogadas com "
+        "tempo são feitas por ti).\nVolta com: tavola play --match {match}"
+    ),
+    "play.interrupted": "pausa (Ctrl-C); volta com: tavola play --match {match}",
+    "play.lost": "a ligação caiu ({reason}); volta com: tavola play --match {match}",
+    "demo.started": "partida {match} começou; a assistir…",
+    "verify.undecodable": "FALHOU: um evento não pode ser descodificado ({why})",
+    "games.usage": "joga: tavola play JOGO [--preset NOME] [--option NOME=VALOR]",
+    "matches.heading": "as tuas partidas em {address} (guardadas em {path}):",
+    "matches.none": (
+        "Não tens lugar em nenhuma partida em {address} (tavola play JOGO começa uma)."
+    ),
+    "matches.come_back": "volta a uma partida aberta: tavola play --match ID (basta o início)",
+    "error.see_help": "vê {prog} --help",
+    "error.unavailable": (
+        "nenhuma plataforma responde em {address} (inicia uma com `tavola up`, "
+        "ou indica --address HOST:PORTA)"
+    ),
+    "error.players": "{game} joga-se com {players}",
+    "error.play_what": (
+        "indica um jogo (tavola games lista-os) ou dá --match ID para voltar a uma partida"
+    ),
+    "error.no_kept_match": (
+        "não tens lugar na partida {match} em {address} (tavola matches lista as tuas)"
+    ),
+    "error.ambiguous_match": "{match} pode ser {ids}: indica mais do identificador",
+    "error.left_match": "saíste de vez da partida {match}: um bot joga no teu lugar",
+    "error.verify_what": (
+        "indica o identificador de uma partida (tavola verify ID) ou um registo "
+        "(tavola verify --file CAMINHO)"
+    ),
+    "error.no_database": (
+        "sem base de dados (define TAVOLA_DATABASE_URL, indica --database-url, ou executa "
+        "`tavola up`)"
+    ),
+    "error.no_file": "não existe o ficheiro {path}",
+    "error.is_folder": "{path} é uma pasta, não um registo de partida",
+    "error.not_text": "{path} não é um registo de partida (não é texto; tavola export escreve um)",
+    "error.empty_record": (
+        "{path} está vazio, não é um registo de partida (tavola export ID -o {path} escreve um)"
+    ),
+    "error.not_a_record": "{path} não é um registo de partida, ou está incompleto ({why})",
+    # help
+    "help.tavola": (
+        "tavola: cinco jogos de cartas e pedras numa plataforma de eventos. Executa-a "
+        "(up), vê o que oferece (games), assiste a bots (demo), joga (play, matches) "
+        "e confere qualquer partida (replay, verify, export)."
+    ),
+    "help.match": (
+        "voltar a uma partida em que tens lugar (tavola matches lista-as; basta o início "
+        "do identificador)"
+    ),
+    "help.matches": "as partidas em que tens lugar, abertas primeiro, e como voltar",
+    "help.file": "um registo exportado (tavola export), verificado offline",
+    "help.export": "uma partida terminada como registo autónomo (JSON)",
+    # the table
+    "action.tile_left": "à esquerda ({number})",
+    "action.tile_right": "à direita ({number})",
+    "field.dealer": "quem dá",
+    "field.team": "equipa",
+    "info.dealer": "dá as cartas: {seat}",
+    "info.team": "equipa {seats}",
+    "info.side": "equipa {seats}",
+    "info.open_with": "abres com",
+    "col.penalties": "penalizações",
+    "col.team": "equipa",
+    "col.side": "equipa",
+    "col.deciding": "a decidir…",
+    "hand.label": "a tua mão",
+    "hand.choose": "escolhe",
+    "prompt.your_move": "a tua vez",
+    "prompt.waiting": "à espera de {seats}…",
+    "prompt.waiting_table": "à espera…",
+    "prompt.quit_keys": "p  pausa: volta depois com tavola play --match …   Enter  continuar",
+    "help.keys": "número/carta: jogar · h dica · ?carta porque não · u desfazer · q sair",
+    "help.keys_waiting": "a mesa está a jogar · q sair ou pausar · Ctrl-C pausa",
+    "leave.bot": "um bot assume o teu lugar",
+    # events
+    "event.TilePlayed.end": "{seat} jogou {tile} à {end}",
+    "event.HandDealt": "recebeste {n} cartas",
+    "event.HandDealt.tiles": "recebeste {n} pedras",
+    "event.spades.MatchEnded": "pontuação final {scores}",
+    "event.dominoes.MatchEnded": "pontuação final {scores}",
+    "event.dominoes.HandScored": "mão contada: {points} pontos, pontuação {scores}",
+    "event.DealerChosen": "primeiro a dar: {dealer}",
+    "event.DealerDrawn": "primeiro a dar: {dealer}",
+    "event.GameStarted": "jogo {deal}, dá as cartas: {dealer}",
+    "event.TileDrawn": "compraste {tile}",
+    "event.ReservationChosen": "declaraste {reservation}",
+    "event.BockRoundEarned": "segue-se uma ronda Bock",
 }

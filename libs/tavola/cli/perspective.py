@@ -283,7 +283,9 @@ def header(replay: Replay, locale: str) -> list[Text]:
         who = t("seat.n", locale, n=number)
         name = str(seat.get("player_name", ""))
         level = str(seat.get("bot_level") or "")
-        if level:
+        if level and f"({level})" in name:  # the platform's bots are named with their level
+            key = "seat.client_bot"
+        elif level:
             key = "seat.bot"
         elif seat.get("is_bot"):
             key = "seat.client_bot"

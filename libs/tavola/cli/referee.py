@@ -27,7 +27,7 @@ from google.protobuf import json_format
 from tavola.cli.client import Client
 from tavola.cli.errors import CliError
 from tavola.cli.progress import Bars
-from tavola.cli.texts import LOCALES
+from tavola.cli.texts import LOCALES, pick
 from tavola.eventlog.model import StoredEvent
 from tavola.match.events import Correction
 from tavola.protocol import events as codec
@@ -116,10 +116,50 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
 }
 
+# European Portuguese, only where the Brazilian text above would read wrongly in Portugal
+TEXTS_PT_PT: dict[str, str] = {
+    "help.correct": (
+        "registar uma correção do árbitro numa partida terminada (anular, anular uma mão,"
+        " ajustar pontos)"
+    ),
+    "help.audit": (
+        "reexecutar cada partida terminada com as regras atuais; mostrar as que mudariam"
+    ),
+    "help.import": (
+        "verificar um registo de partida exportado noutro lado e guardá-lo aqui"
+        " (só de leitura, importado)"
+    ),
+    "correct.done": (
+        "Correção {kind} registada em {match_id} (versão {version}, corrige a versão {references})."
+    ),
+    "correct.again": (
+        "Esta correção já tinha sido registada (versão {version}); nada de novo foi gravado."
+    ),
+    "correct.mixed_amounts": (
+        "cada --adjust de uma correção soma o mesmo valor; regista uma correção por valor"
+    ),
+    "correct.one_kind": "diz o que corrigir: --void-game, --void-hand H ou --adjust LUGAR=PONTOS",
+    "audit.matches": "partidas reexecutadas",
+    "audit.clean": (
+        "{n} partidas terminadas reexecutadas: as regras atuais registam todas tal como foram"
+        " registadas."
+    ),
+    "audit.line": (
+        "{match_id} ({game}, regras v{played} → v{now}{imported}): versão {version}"
+        " {event_type}{field}: registado {recorded}, agora {rederived}"
+    ),
+    "audit.bad_date": (
+        "--since recebe uma data (AAAA-MM-DD) ou uma hora (AAAA-MM-DDTHH:MM), veio {value!r}"
+    ),
+    "import.done": (
+        "Importada {match_id} ({game}, {events} eventos): verificada, guardada só para leitura."
+    ),
+    "import.parts": "partes do registo enviadas",
+}
+
 
 def text(key: str, locale: str = "en", /, **params: object) -> str:
-    en, pt = TEXTS[key]
-    return (pt if locale.startswith("pt") else en).format(**params)
+    return pick(key, TEXTS[key], TEXTS_PT_PT, locale).format(**params)
 
 
 def register(sub: Any) -> None:

@@ -1,8 +1,11 @@
 """The texts of ``tavola replay`` in English and Brazilian Portuguese, with the same
-placeholders in both; the words it shares with the rest of the CLI (seats, events,
-standings, the table) come from the CLI's catalogue (``tavola.cli.texts``)."""
+placeholders in both, and in European Portuguese where it differs (``TEXTS_PT_PT``); the
+words it shares with the rest of the CLI (seats, events, standings, the table) come from the
+CLI's catalogue (``tavola.cli.texts``)."""
 
 from __future__ import annotations
+
+from tavola.cli.texts import pick
 
 TEXTS: dict[str, tuple[str, str]] = {
     "help.replay": (
@@ -78,11 +81,26 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
 }
 
+TEXTS_PT_PT: dict[str, str] = {
+    "help.replay": (
+        "uma partida em texto legível: cada mão como quem a viu, lances, contratos, cada "
+        "jogada (as automáticas com o motivo), pontos por mão e totais; inteira (partida "
+        "terminada: árbitros, administradores, os seus jogadores), como um lugar a viu "
+        "(--seat N) ou como um espectador; da plataforma ou sem ela, de um registo "
+        "exportado (--file)"
+    ),
+    "help.file": "um registo exportado (tavola export, ExportMatch) para rever sem a plataforma",
+    "as.full": "todas as mãos à vista (o registo completo)",
+    "error.what": (
+        "indica uma partida (MATCH_ID) ou um registo exportado (--file CAMINHO), não os dois"
+    ),
+    "error.no_hand": "a partida não tem a mão {hand} (tem {hands})",
+}
+
 
 def say(key: str, locale: str = "en", /, **params: object) -> str:
     """The replay's text ``key`` in ``locale`` with its parameters filled in."""
     entry = TEXTS.get(key)
     if entry is None:
         return key
-    template = entry[1] if locale.startswith("pt") else entry[0]
-    return template.format(**params)
+    return pick(key, entry, TEXTS_PT_PT, locale).format(**params)

@@ -1,6 +1,6 @@
-"""The CLI's own texts in English and Brazilian Portuguese (``--locale en|pt``; ``pt-BR``
-and ``pt-PT`` are accepted too: the server's texts then come in that variant, the CLI's own
-stay Brazilian).
+"""The CLI's own texts in English and Portuguese (``--locale en|pt``; ``pt`` and ``pt-BR``
+are Brazilian, ``pt-PT`` European: the server's texts come in the same variant, and the
+CLI's own read their European form (``TEXTS_PT_PT``) where one differs from the Brazilian).
 
 Game texts — why a card cannot be played, hints, automatic moves, option descriptions —
 come from the server as ``Reason.text`` in the locale the CLI asks for. Names that a view
@@ -13,14 +13,31 @@ from __future__ import annotations
 
 import os
 
-from tavola.cli.catalogue import TEXTS
+from tavola.cli.catalogue import TEXTS, TEXTS_PT_PT
 from tavola.rules.errors import Reason
 
 LOCALES = ("en", "pt", "pt-BR", "pt-PT")
 
 
+# the locales the rules' catalogue renders in European Portuguese (``normal_locale``)
+_EUROPEAN = frozenset({"pt-pt", "pt-ao", "pt-mz"})
+
+
 def is_pt(locale: str) -> bool:
     return locale.lower().replace("_", "-").split("-")[0] == "pt"
+
+
+def is_pt_pt(locale: str) -> bool:
+    """European Portuguese: ``pt-PT``, ``pt_PT``, ``pt-pt``..."""
+    return locale.strip().lower().replace("_", "-") in _EUROPEAN
+
+
+def pick(key: str, entry: tuple[str, str], european: dict[str, str], locale: str) -> str:
+    """The template of ``entry`` (English, Brazilian) in ``locale``; in pt-PT the European
+    text of ``key`` where there is one, else the Brazilian."""
+    if not is_pt(locale):
+        return entry[0]
+    return european.get(key, entry[1]) if is_pt_pt(locale) else entry[1]
 
 
 def default_locale() -> str:
@@ -39,7 +56,7 @@ def t(key: str, locale: str = "en", /, **params: object) -> str:
     entry = TEXTS.get(key)
     if entry is None:
         return key
-    template = entry[1] if is_pt(locale) else entry[0]
+    template = pick(key, entry, TEXTS_PT_PT, locale)
     try:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):

@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.minutes is not None:
         profile = profile.scaled(args.minutes)
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
-    lease = lease_folder(args.folder)
+    lease = lease_folder(args.folder.resolve())  # the servers run in folders of their own
     folder = lease.path / f"run-{seed}"
     shutil.rmtree(folder, ignore_errors=True)
     try:
