@@ -39,6 +39,8 @@ def up(database_url: str, nats_url: str, tmp_path_factory) -> Iterator[tuple[str
         # the CLI's per-user state (the platform's token, the seats kept by `play`) stays
         # in the test's folder, never in the user's own
         TAVOLA_STATE_DIR=str(workdir / "state"),
+        # the web table on a free port too: a platform the user runs keeps 8080
+        TAVOLA_WEB_ADDRESS=f"127.0.0.1:{free_port()}",
     )
     process = subprocess.Popen(
         [*TAVOLA, "up", "--port", str(port), "--data", str(workdir)],
