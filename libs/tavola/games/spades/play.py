@@ -50,10 +50,12 @@ def plays_of_suit(suit: int, bits: int) -> tuple[Play, ...]:
 
 def plays_of(mask: int) -> tuple[Play, ...]:
     """The plays of the cards given as bits, in card order."""
+    if not mask:  # no card (a seat with an empty hand, or between a trick's end and its taking)
+        return ()
     suit = ((mask & -mask).bit_length() - 1) // 13
     rest = mask >> (13 * suit)
     if rest < 8192:  # one suit: following, or a hand of one suit
-        return plays_of_suit(suit, rest) if mask else ()
+        return plays_of_suit(suit, rest)
     out: tuple[Play, ...] = ()
     while mask:
         suit = ((mask & -mask).bit_length() - 1) // 13
