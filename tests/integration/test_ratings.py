@@ -8,9 +8,9 @@ import pytest
 from services.engine.app import Engine, Ports
 from services.scoring.app import ensure_schema
 from services.scoring.ratings import RatingsProjection
-from support.engine import SPECTATOR_CALLER, FixedClock, account, player, token
+from support.engine import FixedClock, account
+from support.referee import play_people as play
 from tavola.eventlog.postgres import PostgresEventStore
-from tavola.v1 import game_pb2, internal_pb2
 
 pytestmark = pytest.mark.integration
 
@@ -38,48 +38,6 @@ async def engine_on(pool: asyncpg.Pool, first_id: int) -> tuple[Engine, Postgres
         )
     )
     return engine, store
-
-
-async def play(engine: Engine, match_id: str, names: list[str], game: str = "fan-tan") -> None:
-    import hashlib
-
-    seats = [
-        internal_pb2.MatchSeat(
-            seat=i,
-            player_name=n,
-            token_sha256=hashlib.sha256(token(i).encode()).hexdigest(),
-            account_id=account(i),
-        )
-        for i, n in enumerate(names)
-    ]
-    await engine.create_match(
-        internal_pb2.CreateMatchRequest(match_id=match_id, table_id="t", game=game, seats=seats)
-    )
-    import random
-
-    rng = random.Random(match_id)
-    for n in range(10_000):
-        view = await engine.view(
-            game_pb2.GetViewRequest(match_id=match_id, seat=-1), SPECTATOR_CALLER
-        )
-        if view.finished:
-            return
-        seat = view.to_act[0]
-        mine = await engine.view(
-            game_pb2.GetViewRequest(match_id=match_id, seat=seat, seat_token=token(seat)),
-            player(seat),
-        )
-        await engine.submit(
-            game_pb2.SubmitActionRequest(
-                match_id=match_id,
-                seat=seat,
-                seat_token=token(seat),
-                command_id=f"{match_id}-{n}",
-                action=rng.choice(mine.legal_actions).code,
-            ),
-            player(seat),
-        )
-    raise AssertionError(f"{match_id} did not finish")
 
 
 async def test_ratings_follow_results_and_a_rebuild_gives_the_same_values(pool: asyncpg.Pool):

@@ -47,8 +47,8 @@ async def serve_echo(nc: nats.NATS, prefix: str, headers_seen: list[object]) -> 
     subscriptions.append(await nc.subscribe(f"{prefix}.GetMatch", cb=spy))
 
 
-async def test_without_the_otel_variables_a_request_carries_no_trace_header(nats_url: str):
-    assert not tracing.wanted({}) and not tracing.enabled()
+async def call_echo(nats_url: str, match_id: str) -> list[object]:
+    """One GetMatch over NATS to a service answering it; the headers the request carried."""
     nc = await nats.connect(nats_url)
     try:
         prefix, seen = f"t{secrets.token_hex(4)}.rpc", []
@@ -57,33 +57,25 @@ async def test_without_the_otel_variables_a_request_carries_no_trace_header(nats
             nc,
             prefix,
             "GetMatch",
-            game_pb2.GetMatchRequest(match_id="m1"),
+            game_pb2.GetMatchRequest(match_id=match_id),
             game_pb2.GetMatchResponse,
         )
-        assert answer.match_id == "m1"
+        assert answer.match_id == match_id
         await nc.flush()
-        assert seen == [None]
+        return seen
     finally:
         await nc.close()
+
+
+async def test_without_the_otel_variables_a_request_carries_no_trace_header(nats_url: str):
+    assert not tracing.wanted({}) and not tracing.enabled()
+    assert await call_echo(nats_url, "m1") == [None]
 
 
 async def test_the_answering_span_is_the_callers_child_in_one_trace(
     nats_url: str, spans: InMemorySpanExporter
 ):
-    nc = await nats.connect(nats_url)
-    try:
-        prefix, seen = f"t{secrets.token_hex(4)}.rpc", []
-        await serve_echo(nc, prefix, seen)
-        answer = await rpc.call(
-            nc,
-            prefix,
-            "GetMatch",
-            game_pb2.GetMatchRequest(match_id="m2"),
-            game_pb2.GetMatchResponse,
-        )
-        assert answer.match_id == "m2"
-    finally:
-        await nc.close()
+    seen = await call_echo(nats_url, "m2")
     finished = {s.kind.name: s for s in spans.get_finished_spans()}
     client, server = finished["CLIENT"], finished["SERVER"]
     assert client.name == server.name == "nats GetMatch"
