@@ -4,8 +4,10 @@ The long form of ``tests/e2e/test_league_season.py``: 200 bot accounts (third-pa
 clients of the public API with a seeded legal-move policy) in two divisions, 6 scheduled
 rounds with a few players absent each round, short matches, timers on. Prints per game
 each round's tables, moves and time, the seating's evenness per division, projection lag,
-the promotions and relegations, and whether a rebuild of every projection gives the very
-same rows. Figures only, never assertions (except the rebuild's equality).
+the promotions and relegations, a referee's correction of one finished match and whether
+it changed exactly what it should (``tavola.leagues.simulation.correction``), and whether
+a rebuild of every projection gives the very same rows. Figures only, never assertions
+(except the corrections' checks and the rebuild's equality).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import time
 from tavola.accounts.model import Kind
 from tavola.cli.platform import Platform
 from tavola.leagues.simulation import figures
+from tavola.leagues.simulation.correction import correct_one
 from tavola.leagues.simulation.harness import Harness
 from tavola.leagues.simulation.platform import simulated_platform
 from tavola.leagues.simulation.season import SHORT, TEAM_GAMES, run_season
@@ -24,22 +27,26 @@ from tavola.leagues.simulation.season import SHORT, TEAM_GAMES, run_season
 GAMES = ("fan-tan", "spades", "dominoes", "doppelkopf", "barbu")
 
 
-async def play(platform: Platform, args: argparse.Namespace) -> None:
+async def play(platform: Platform, args: argparse.Namespace) -> int:
+    """Every game's season; the corrections that did not change exactly what they should."""
     harness = Harness(platform.address, platform.token)
+    failed = 0
     try:
         (host,) = await harness.make_accounts(1, "host", Kind.HOST)
+        (referee,) = await harness.make_accounts(1, "referee", Kind.REFEREE)
         players = await harness.make_accounts(args.accounts, "sim", Kind.BOT)
         print(
             f"{len(players)} bot accounts, {args.divisions} divisions, {args.rounds} rounds",
             flush=True,
         )
         for game in args.games.split(","):
-            await one_game(platform, harness, host, players, game, args)
+            failed += await one_game(platform, harness, host, referee, players, game, args)
     finally:
         await harness.close()
+    return failed
 
 
-async def one_game(platform, harness, host, players, game, args) -> None:  # type: ignore[no-untyped-def]
+async def one_game(platform, harness, host, referee, players, game, args) -> int:  # type: ignore[no-untyped-def]
     print(f"\n== {game}: options {SHORT[game]}, timers on ==", flush=True)
     started = time.perf_counter()
     report = await run_season(
@@ -90,6 +97,12 @@ async def one_game(platform, harness, host, players, game, args) -> None:  # typ
         lag = await figures.projection_lag(database, name, streams)
         print(f"projection lag, {name}: {lag.line()}")
     print(f"promotions and relegations: {len(report.moves)}")
+    match_ids = [m for r in report.rounds for m in r.match_ids]
+    outcome = await correct_one(harness, referee, database, report.league_id, match_ids)
+    print(outcome.line(), flush=True)
+    own = await figures.projection_lag(database, "ratings", [f"match-{outcome.plan.match_id}"])
+    print(f"projection lag, ratings, of that match's end and correction: {own.line()}")
+    return int(bool(outcome.problems))
 
 
 async def verify_rebuild(platform: Platform) -> None:
@@ -118,8 +131,11 @@ def main() -> None:
     parser.add_argument("--games", default=",".join(GAMES))
     args = parser.parse_args()
     with simulated_platform("season-infra", "season") as platform:
-        asyncio.run(play(platform, args))
+        failed = asyncio.run(play(platform, args))
         asyncio.run(verify_rebuild(platform))
+    if failed:
+        print(f"{failed} correction(s) did not change exactly what they should")
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

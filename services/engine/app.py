@@ -187,13 +187,16 @@ class Engine(AutomaticMixin, RefereeMixin, QueryMixin):
         return state
 
     def _fold(self, state: MatchState | None, stored: list[StoredEvent]) -> MatchState:
-        for item in stored:
-            event = codec.decode_payload(
-                state.created.game if state else "", item.type, item.payload
-            )
-            state = aggregate.evolve(state, event)
+        """Decode and fold; the events after ``MatchCreated`` in one ``aggregate.fold``
+        (which folds runs of rules events without a match state per event)."""
+        rest = stored
+        if state is None and stored:
+            first = stored[0]
+            state = aggregate.evolve(None, codec.decode_payload("", first.type, first.payload))
+            rest = stored[1:]
         assert state is not None
-        return state
+        game = state.created.game
+        return aggregate.fold(codec.decode_payloads(game, rest), state)
 
     def _count_moves(self, match_id: str, stored: list[StoredEvent]) -> None:
         """Fold the seats' automatic moves in a row from the log's causes (leaver rule); a
@@ -237,7 +240,7 @@ class Engine(AutomaticMixin, RefereeMixin, QueryMixin):
                     s.player_name,
                     s.is_bot,
                     s.bot_level,
-                    s.client_seed.hex(),
+                    "" if request.deal_group else s.client_seed.hex(),  # the group's deals
                     s.bot_think_ms,
                     s.account_id,
                 )
@@ -245,6 +248,7 @@ class Engine(AutomaticMixin, RefereeMixin, QueryMixin):
             ),
             seed_commitment=fairness.commitment(seed),
             fairness=fairness.ALGORITHM,
+            deal_group=request.deal_group,
         )
         credentials = SeatCredentials(tuple(s.token_sha256 for s in request.seats))
         opening = Batch("system", (created, credentials))
@@ -264,6 +268,26 @@ class Engine(AutomaticMixin, RefereeMixin, QueryMixin):
         )
         metrics.MATCHES_CREATED.labels(game=request.game).inc()
         return internal_pb2.CreateMatchResponse(version=result)
+
+    async def reveal_seed(
+        self, request: internal_pb2.RevealSeedRequest
+    ) -> internal_pb2.RevealSeedResponse:
+        """The lobby: every match of this finished match's deal group has ended, so its seed
+        may be revealed now (idempotent: an unrevealed seed is revealed once)."""
+        async with self.locks.hold(request.match_id):
+            state = await self._load_held(request.match_id)
+            seed = await self._ports.seeds.seed(request.match_id)
+            try:
+                batch = aggregate.reveal(state, seed)
+            except RulesError as error:
+                raise errors.from_rules_error(error) from None
+            if batch is None:
+                return internal_pb2.RevealSeedResponse(version=state.version, revealed=False)
+            version = await self._append(
+                state, request.match_id, state.created.game, [batch], platform_key("reveal")
+            )
+        log.info("match.seed_revealed", match_id=request.match_id)
+        return internal_pb2.RevealSeedResponse(version=version, revealed=True)
 
     # ----- acting ------------------------------------------------------------------------
     async def submit(
@@ -295,8 +319,9 @@ class Engine(AutomaticMixin, RefereeMixin, QueryMixin):
             outcome[0] = "illegal"
             raise errors.from_rules_error(error, request.locale or "en") from None
         finally:
-            metrics.COMMANDS.labels(game=outcome[1], outcome=outcome[0]).inc()
-            metrics.COMMAND_SECONDS.labels(game=outcome[1]).observe(time.perf_counter() - started)
+            game, result = outcome[1], outcome[0]
+            metrics.series(metrics.COMMANDS, game, result).inc()
+            metrics.series(metrics.COMMAND_SECONDS, game).observe(time.perf_counter() - started)
 
     async def _submit(
         self,
@@ -402,7 +427,7 @@ class Engine(AutomaticMixin, RefereeMixin, QueryMixin):
             )
         except DuplicateCommand as duplicate:
             return duplicate_response(duplicate.record.result, fingerprint, request.command_id)
-        log.info(
+        log.debug(  # every move: at info, the log would cost more than the move
             "action.applied",
             match_id=request.match_id,
             seat=request.seat,
@@ -463,7 +488,7 @@ class Engine(AutomaticMixin, RefereeMixin, QueryMixin):
             for event in batch.events:
                 if isinstance(event, SeatReclaimed):
                     self.presence.moved(match_id, event.seat, automatic=False)
-        metrics.EVENTS_APPENDED.labels(game=game).inc(len(new_events))
+        metrics.series(metrics.EVENTS_APPENDED, game).inc(len(new_events))
         metrics.CACHED_MATCHES.set(len(self.cache))
         if after.ended is not None and (state is None or state.ended is None):
             metrics.MATCHES_FINISHED.labels(game=game).inc()

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import secrets
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 import asyncpg
 import grpc
@@ -24,6 +24,7 @@ from services.engine.config import EngineConfig
 from services.engine.policies import POLICIES
 from services.engine.presence import PresenceSettings
 from services.engine.push import BotPush
+from services.engine.queries import view_bytes
 from services.engine.routing import Router
 from services.engine.shards import Leases, Partitions
 from tavola.accounts.auth import Authenticator
@@ -67,6 +68,20 @@ class PostgresTimerIndex:
             " AND e.type = 'match.MatchEnded')"
         )
         return [row["stream_id"] for row in rows]
+
+
+def random_ids(batch: int = 256) -> Callable[[], uuid.UUID]:
+    """``uuid.uuid4``, its randomness read from the OS ``batch`` ids at a time (every event
+    appended takes one: one read per id cost more than the rest of making it)."""
+    pending: list[bytes] = []
+
+    def new_id() -> uuid.UUID:
+        if not pending:
+            data = os.urandom(16 * batch)
+            pending.extend(data[i : i + 16] for i in range(0, len(data), 16))
+        return uuid.UUID(bytes=pending.pop(), version=4)
+
+    return new_id
 
 
 def now_ms() -> int:
@@ -121,7 +136,7 @@ async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
             Ports(
                 store=store,
                 seeds=PostgresSeedVault(pool, capacity=config.cache_matches),
-                new_id=uuid.uuid4,
+                new_id=random_ids(),
                 salt=secrets.token_bytes,
                 now_ms=now_ms,
                 timer_index=PostgresTimerIndex(pool),
@@ -174,8 +189,8 @@ def _bot_push(engine: Engine, nc: NATS, names: subjects.Subjects) -> BotPush:
     async def publish(subject: str, data: bytes) -> None:
         await nc.publish(subject, data)
 
-    def view_of(appended: Appended, seat: int) -> Any:
-        return engine.current_view(appended.match_id, appended.state, seat, "en", blocked=False)
+    def view_of(appended: Appended, seat: int) -> bytes:
+        return view_bytes(appended.state, seat, "en", blocked=False)
 
     return BotPush(publish, names, view_of)
 

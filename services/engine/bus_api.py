@@ -1,4 +1,5 @@
-"""The engine's internal NATS API: the lobby creates matches; the bot service acts and
+"""The engine's internal NATS API: the lobby creates matches (and reveals the seeds of a
+duplicate league's matches once their round has ended); the bot service acts and
 looks for the platform's bot seats. The caller is known from the subject (each service's
 NATS user may publish only on its own: ``<ns>.rpc.engine.<caller>.<Method>``).
 
@@ -43,7 +44,24 @@ def lobby_methods(engine: Engine, router: Router | None = None) -> dict[str, rpc
             internal=True,
         )
 
-    return {"CreateMatch": rpc.Method(internal_pb2.CreateMatchRequest, create)}
+    async def reveal(
+        request: internal_pb2.RevealSeedRequest, _: rpc.Request
+    ) -> internal_pb2.RevealSeedResponse:
+        if router is None:
+            return await engine.reveal_seed(request)
+        return await router.call(  # the match's writer appends the reveal
+            "RevealSeed",
+            request,
+            request.match_id,
+            internal_pb2.RevealSeedResponse,
+            lambda: engine.reveal_seed(request),
+            internal=True,
+        )
+
+    return {
+        "CreateMatch": rpc.Method(internal_pb2.CreateMatchRequest, create),
+        "RevealSeed": rpc.Method(internal_pb2.RevealSeedRequest, reveal),
+    }
 
 
 def bot_methods(engine: Engine) -> dict[str, rpc.Method]:

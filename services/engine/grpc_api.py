@@ -31,6 +31,7 @@ from tavola.v1 import (
     account_pb2_grpc,
     audit_pb2,
     audit_pb2_grpc,
+    events_pb2,
     game_pb2,
     game_pb2_grpc,
     league_pb2,
@@ -44,6 +45,7 @@ from tavola.v1 import (
 R = TypeVar("R", bound=Message)
 SAFETY_POLL_SECONDS = 15.0  # streams are woken by appends; this only covers a lost wakeup
 BACKLOG_PAGE = 256  # a reconnecting client's backlog is read and sent in pages
+FIRST_PAGE = 16  # ...the first one small: its first event goes out without waiting for 256
 
 
 class GameApi(game_pb2_grpc.GameServiceServicer):
@@ -174,6 +176,8 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
         loop = asyncio.get_running_loop()
         next_seen = loop.time()
         last = request.after_version
+        page = FIRST_PAGE
+        newest: events_pb2.EventEnvelope | None = None  # the last event sent since a view
         try:
             while True:
                 wakeup.clear()
@@ -181,19 +185,21 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
                     await self._router.seen(match_id, seat)  # its writer is another engine
                     next_seen = loop.time() + SEEN_EVERY
                 envelopes = await self._engine.events_after(
-                    match_id, viewer, last, BACKLOG_PAGE, request.locale
+                    match_id, viewer, last, page, request.locale
                 )
+                full, page = len(envelopes) == page, BACKLOG_PAGE
                 for envelope in envelopes:
                     yield game_pb2.StreamEventsResponse(event=envelope)
-                    last = envelope.version
+                    last, newest = envelope.version, envelope
                     if request.until_end and envelope.type == "match.SeedRevealed":
                         return
-                if len(envelopes) == BACKLOG_PAGE:
+                if full:
                     continue  # more backlog: the next page at once
-                if request.views and envelopes and envelopes[-1].last_in_batch:
+                if request.views and newest is not None and newest.last_in_batch:
                     view = await self._view_at(request, principal, last)
                     if view is not None:
                         yield game_pb2.StreamEventsResponse(view=view)
+                newest = None
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(wakeup.wait(), min(SAFETY_POLL_SECONDS, SEEN_EVERY))
         finally:

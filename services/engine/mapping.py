@@ -39,10 +39,10 @@ def standings_pb(state: MatchState) -> list[game_pb2.SeatStanding]:
 
 
 def blocked_pb(
-    state: MatchState, seat: int, legal: Any, locale: str
+    state: MatchState, seat: int, legal: Any, locale: str, view: Any
 ) -> list[game_pb2.BlockedAction]:
-    """The seat's own cards/tiles it cannot play now, each with the reason (help)."""
-    view = state.game.view(state.game_state, seat)
+    """The seat's own cards/tiles it cannot play now (in ``view``, the seat's own view),
+    each with the reason (help)."""
     hand = getattr(view, "hand", ())
     legal_codes = {state.game.encode_action(a) for a in legal}
     out = []

@@ -1,6 +1,9 @@
 """Prometheus metrics of the engine (labels: game, outcome — never ids)."""
 
+from typing import Any
+
 from prometheus_client import Counter, Gauge, Histogram
+from prometheus_client.metrics import MetricWrapperBase
 
 COMMANDS = Counter("tavola_engine_commands_total", "Commands handled", ["game", "outcome"])
 COMMAND_SECONDS = Histogram(
@@ -35,3 +38,15 @@ SEATS_AWAY = Counter(
     "Seats marked away (their client gone for the grace)",
     ["game"],
 )
+
+
+_SERIES: dict[tuple[MetricWrapperBase, tuple[str, ...]], Any] = {}
+
+
+def series(metric: MetricWrapperBase, *values: str) -> Any:
+    """``metric.labels(*values)``, found once per label values (a few games and outcomes):
+    the metrics of every command are counted on the hot path."""
+    found = _SERIES.get((metric, values))
+    if found is None:
+        found = _SERIES[(metric, values)] = metric.labels(*values)
+    return found

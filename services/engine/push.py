@@ -18,16 +18,20 @@ from prometheus_client import Counter
 
 from services.engine.app import Appended
 from tavola.bus import subjects
-from tavola.protocol.envelopes import SPECTATOR, to_envelope, visible_to
-from tavola.v1 import game_pb2, internal_pb2
+from tavola.protocol.envelopes import envelopes_for
+from tavola.protocol.records import embedded
+from tavola.v1 import internal_pb2
 
 log = structlog.get_logger(__name__)
 PUSHES = Counter(
     "tavola_engine_bot_pushes_total", "Bot seats' events pushed to the bot service", ["outcome"]
 )
+SENT, FAILED = PUSHES.labels(outcome="sent"), PUSHES.labels(outcome="failed")
+_FIELDS = internal_pb2.SeatPush.DESCRIPTOR.fields_by_name
+EVENTS_FIELD, VIEW_FIELD = _FIELDS["events"].number, _FIELDS["view"].number
 
 Publish = Callable[[str, bytes], Awaitable[None]]
-ViewOf = Callable[[Appended, int], game_pb2.GetViewResponse]
+ViewOf = Callable[[Appended, int], bytes]  # a serialized GetViewResponse
 
 
 class BotPush:
@@ -41,26 +45,20 @@ class BotPush:
         seats = [s for s in range(state.players) if state.seat(s).bot_level]
         if not seats or not appended.events:
             return
-        table_id = state.created.table_id
-        # What a seat sees of an event differs from what a spectator sees only for a seat in
-        # its audience or the seat that caused it (its own command, its own secret choice):
-        # one spectator's envelope per event, and the seat's own where those differ.
-        spectator = [to_envelope(stored, SPECTATOR, table_id) for stored in appended.events]
+        match_id, table_id = state.created.match_id, state.created.table_id
+        # Each event's envelope as each bot seat sees it, serialized once per distinct
+        # envelope (seats see the same unless one is in its audience or caused it); each
+        # push is put together from those bytes.
+        per_event = [envelopes_for(stored, seats, table_id) for stored in appended.events]
         to_act = state.to_act()
-        for seat in seats:
-            push = internal_pb2.SeatPush(match_id=state.created.match_id, seat=seat)
-            for stored, seen in zip(appended.events, spectator, strict=True):
-                own = seen.cause.seat == seat or (
-                    stored.audience is not None and visible_to(stored.audience, seat)
-                )
-                push.events.append(to_envelope(stored, seat, table_id) if own else seen)
+        for index, seat in enumerate(seats):
+            parts = [internal_pb2.SeatPush(match_id=match_id, seat=seat).SerializeToString()]
+            parts += (embedded(EVENTS_FIELD, seen[index]) for seen in per_event)
             if seat in to_act:
-                push.view.CopyFrom(self._view_of(appended, seat))
+                parts.append(embedded(VIEW_FIELD, self._view_of(appended, seat)))
             try:
-                await self._publish(
-                    self._names.bot_seat(state.created.match_id, seat), push.SerializeToString()
-                )
-                PUSHES.labels(outcome="sent").inc()
+                await self._publish(self._names.bot_seat(match_id, seat), b"".join(parts))
+                SENT.inc()
             except Exception as error:  # the bus is away: the bot service will ask instead
-                PUSHES.labels(outcome="failed").inc()
+                FAILED.inc()
                 log.warning("bots.push_failed", error=type(error).__name__)

@@ -29,7 +29,7 @@ from tavola.match.aggregate import MatchState
 from tavola.protocol import errors, records_export
 from tavola.protocol import events as codec
 from tavola.protocol.envelopes import SPECTATOR, to_envelope
-from tavola.protocol.records import to_record
+from tavola.protocol.records import embedded, record_bytes
 from tavola.rules.errors import RulesError
 from tavola.rules.messages import render
 from tavola.v1 import events_pb2, game_pb2, lobby_pb2
@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from services.engine.app import Ports
     from services.engine.cache import MatchCache
 
+VIEW_FIELD = game_pb2.GetViewResponse.DESCRIPTOR.fields_by_name["view"].number
+
 
 def view_of(
     state: MatchState, seat: int, locale: str, blocked: bool = True
@@ -45,11 +47,29 @@ def view_of(
     """The seat's (or a spectator's) view of the match, with its legal actions and (unless
     ``blocked`` is False: the platform's bots never read them) the reasons its other cards
     or tiles cannot be played now."""
+    response, view = _view_parts(state, seat, locale, blocked)
+    response.view.MergeFromString(view)
+    return response
+
+
+def view_bytes(state: MatchState, seat: int, locale: str, blocked: bool = True) -> bytes:
+    """``view_of(...).SerializeToString()``, without parsing the game's view into a message
+    and serializing it again (its record's bytes are put after the response's other fields)."""
+    response, view = _view_parts(state, seat, locale, blocked)
+    rest: bytes = response.SerializeToString()
+    return rest + embedded(VIEW_FIELD, view)
+
+
+def _view_parts(
+    state: MatchState, seat: int, locale: str, blocked: bool
+) -> tuple[game_pb2.GetViewResponse, bytes]:
+    """The response without its view, and the view's record bytes."""
     game = state.game
     viewer = None if seat == SPECTATOR else seat
+    seen = game.view(state.game_state, viewer)
+    view = record_bytes(seen, f"{state.created.game}.View")
     response = game_pb2.GetViewResponse(
         version=state.version,
-        view=to_record(game.view(state.game_state, viewer), f"{state.created.game}.View"),
         to_act=sorted(state.to_act()),
         finished=state.ended is not None,
         standings=standings_pb(state),
@@ -64,8 +84,16 @@ def view_of(
             for a in legal
         )
         if blocked:
-            response.blocked.extend(blocked_pb(state, seat, legal, locale))
-    return response
+            response.blocked.extend(blocked_pb(state, seat, legal, locale, seen))
+    return response, view
+
+
+def watchable(state: MatchState) -> None:
+    """A duplicate table (one of a deal group: every table of a league round dealt the same
+    cards) shows its play to no spectator until its seed is revealed, once every table of
+    the group has ended: watching one would show the cards another table still holds."""
+    if state.created.deal_group and not state.seed_hex:
+        raise errors.denied("match.duplicate_running", match_id=state.created.match_id)
 
 
 class QueryMixin:
@@ -92,7 +120,9 @@ class QueryMixin:
     ) -> game_pb2.GetViewResponse:
         state = await self.load(request.match_id)
         seat = request.seat
-        if seat != SPECTATOR:
+        if seat == SPECTATOR:
+            watchable(state)
+        else:
             self._authorize(state, seat, request.seat_token, caller, reading=True)
             if state.ended is None:  # a finished match's reader (a referee) is no presence
                 await self.arrive(request.match_id, seat, caller)
@@ -263,7 +293,9 @@ class QueryMixin:
         self, match_id: str, seat: int, token: str, caller: Caller
     ) -> MatchState:
         state = await self.load(match_id)
-        if seat != SPECTATOR:
+        if seat == SPECTATOR:
+            watchable(state)
+        else:
             self._authorize(state, seat, token, caller, reading=True)
             if state.ended is None:
                 await self.arrive(match_id, seat, caller)

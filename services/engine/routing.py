@@ -153,6 +153,11 @@ def shard_methods(engine: Engine) -> dict[str, rpc.Method]:
             raise errors.denied("auth.scope_missing", scope="lobby")
         return await engine.create_match(request)
 
+    async def reveal(request: internal_pb2.RevealSeedRequest, context: rpc.Request) -> Message:
+        if context.principal is not None:  # only the lobby's own call, relayed, reveals
+            raise errors.denied("auth.scope_missing", scope="lobby")
+        return await engine.reveal_seed(request)
+
     return {
         "SubmitAction": on(game_pb2.SubmitActionRequest, engine.submit),
         "GetView": on(game_pb2.GetViewRequest, engine.view),
@@ -164,4 +169,5 @@ def shard_methods(engine: Engine) -> dict[str, rpc.Method]:
         "GetMatch": rpc.Method(game_pb2.GetMatchRequest, get_match),
         "SeatSeen": rpc.Method(internal_pb2.SeatSeen, seat_seen),
         "CreateMatch": rpc.Method(internal_pb2.CreateMatchRequest, create),
+        "RevealSeed": rpc.Method(internal_pb2.RevealSeedRequest, reveal),
     }

@@ -80,6 +80,9 @@ class LobbyPorts:
     new_id: Callable[[], UUID]
     new_token: Callable[[], str]
     now_ms: Callable[[], int]
+    # (match id, deal group) -> commitment: the group's one seed (duplicate leagues)
+    create_group_seed: Callable[[str, str], Awaitable[str]] | None = None
+    reveal_seed: Callable[[internal_pb2.RevealSeedRequest], Awaitable[Any]] | None = None
 
 
 def stream_of(table_id: str) -> str:
@@ -101,8 +104,11 @@ class Lobby:
 
     # ----- creating and changing -------------------------------------------------------
     async def create_table(
-        self, request: lobby_pb2.CreateTableRequest, principal: Principal
+        self, request: lobby_pb2.CreateTableRequest, principal: Principal, deal_group: str = ""
     ) -> lobby_pb2.CreateTableResponse:
+        """``deal_group`` (the platform's league scheduler only; no public request carries
+        it): every table of the group gets the same seed and ignores client seeds, so all
+        deal the same cards; their seed is revealed when the lobby asks, not at the end."""
         _require(principal, HOST)
         game = _game(request.game)
         info = game.info
@@ -126,7 +132,7 @@ class Lobby:
         else:
             table_id = str(self._ports.new_id())
         match_id = str(self._ports.new_id())
-        commitment = await self._ports.create_seed(match_id)
+        commitment = await self._seed(match_id, deal_group)
         created = TableCreated(
             table_id=table_id,
             match_id=match_id,
@@ -139,6 +145,7 @@ class Lobby:
             host_name=principal.name,
             access=access,
             created_at_ms=self._ports.now_ms(),
+            deal_group=deal_group,
         )
         try:
             state = await self._append(None, [created])
@@ -147,6 +154,13 @@ class Lobby:
         metrics.TABLES_CREATED.labels(game=info.name).inc()
         log.info("table.created", table_id=table_id, match_id=match_id, game=info.name)
         return lobby_pb2.CreateTableResponse(table=_table_pb(state))
+
+    async def _seed(self, match_id: str, deal_group: str) -> str:
+        if not deal_group:
+            return await self._ports.create_seed(match_id)
+        if self._ports.create_group_seed is None:
+            raise RuntimeError("this lobby was built without the deal groups' seeds")
+        return await self._ports.create_group_seed(match_id, deal_group)
 
     async def change_options(
         self, request: lobby_pb2.ChangeTableOptionsRequest, principal: Principal
@@ -213,7 +227,7 @@ class Lobby:
                         principal.name,
                         principal.is_bot,
                         "",
-                        request.client_seed.hex(),
+                        "" if state.created.deal_group else request.client_seed.hex(),
                         0,
                         principal.account_id,
                     ),
@@ -265,6 +279,13 @@ class Lobby:
         metrics.MATCHES_STARTED.labels(game=state.created.game).inc()
         log.info("match.started", table_id=request.table_id, match_id=state.created.match_id)
         return lobby_pb2.StartMatchResponse(match_id=state.created.match_id, table=_table_pb(state))
+
+    async def reveal_seed(self, match_id: str) -> None:
+        """Have the engine reveal a deal group's finished match's seed (the league
+        scheduler, once the group's round has ended; idempotent)."""
+        if self._ports.reveal_seed is None:
+            raise RuntimeError("this lobby was built without the engine's RevealSeed")
+        await self._ports.reveal_seed(internal_pb2.RevealSeedRequest(match_id=match_id))
 
     async def match_finished(self, match_id: str) -> bool:
         """The table's match ended (from the bus): mark the table finished, once."""
@@ -417,6 +438,7 @@ def _create_match_request(state: TableState) -> internal_pb2.CreateMatchRequest:
         game=created.game,
         options={o.name: o.value for o in state.options},
         seats=seats,
+        deal_group=created.deal_group,
     )
 
 

@@ -73,6 +73,16 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
                 service="engine",
             )
 
+        async def reveal_seed(request: internal_pb2.RevealSeedRequest) -> object:
+            return await rpc.call(
+                nc,
+                names.engine_rpc("lobby"),
+                "RevealSeed",
+                request,
+                internal_pb2.RevealSeedResponse,
+                service="engine",
+            )
+
         store = PostgresEventStore(pool, clock=lambda: datetime.now(UTC))
         directory = directory_for(store)
         lobby = Lobby(
@@ -81,6 +91,8 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
                 store=store,
                 accounts=directory,
                 create_seed=vault.create,
+                create_group_seed=vault.create_grouped,
+                reveal_seed=reveal_seed,
                 create_match=create_match,
                 new_id=uuid.uuid4,
                 new_token=lambda: secrets.token_urlsafe(24),

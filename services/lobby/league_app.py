@@ -21,7 +21,7 @@ from services.lobby.league_store import LeagueRow, LeagueStore
 from tavola.accounts.directory import AccountDirectory
 from tavola.accounts.model import ADMIN, BOT, HOST, PLAY, AccountState, Kind, Principal
 from tavola.eventlog.errors import ConcurrencyConflict
-from tavola.leagues import decide, formats
+from tavola.leagues import decide, duplicate, formats
 from tavola.leagues.events import LeagueCreated, RoundHalted, RoundResumed
 from tavola.leagues.formats import Format
 from tavola.leagues.state import LeagueState, RoundState, SeasonState
@@ -72,6 +72,9 @@ def ruleset(game_name: str, fmt: Format, given: Mapping[str, str]) -> Ruleset:
         if index == 0:
             shown = dict(options)
             house = game.house_rules(options)
+    length = duplicate.FIXED_LENGTH.get(game_name) if fmt.duplicate else None
+    if length is not None and not shown.get(length):
+        raise errors.invalid("league.bad_format", field=length, detail="> 0 when duplicate")
     return Ruleset(option_entries(given), option_entries(shown), house)
 
 
@@ -244,7 +247,12 @@ class Leagues:
         return state
 
     async def schedule_round(
-        self, principal: Principal, league_id: str, round_: int, starts_at_ms: int
+        self,
+        principal: Principal,
+        league_id: str,
+        round_: int,
+        starts_at_ms: int,
+        playoff: bool = False,
     ) -> tuple[LeagueState, RoundState]:
         league = await self.load(league_id)
         _require_host(league, principal)
@@ -253,11 +261,15 @@ class Leagues:
             raise refused(decide.refuse("league.no_season"))
         seed = self._ports.new_seed()
         commitment = fairness.commitment(seed)
-        event = _decided(lambda: decide.schedule_round(league, round_, starts_at_ms, commitment))
+        event = _decided(
+            lambda: decide.schedule_round(league, round_, starts_at_ms, commitment, playoff)
+        )
         await self._ports.store.save_seed(league_id, season.number, event.round, commitment, seed)
         state = await self._decide(
             league_id,
-            lambda state: [decide.schedule_round(state, event.round, starts_at_ms, commitment)],
+            lambda state: [
+                decide.schedule_round(state, event.round, starts_at_ms, commitment, event.playoff)
+            ],
         )
         self._ports.wake()
         running = state.season

@@ -12,7 +12,7 @@ from services.lobby.app import Lobby
 from services.lobby.league_app import Leagues, current_round
 from tavola.accounts.model import Principal
 from tavola.bus import rpc
-from tavola.leagues import formats
+from tavola.leagues import formats, playoff
 from tavola.leagues.seating import BOT
 from tavola.leagues.state import LeagueState, RoundState, SeasonState, members
 from tavola.protocol import errors
@@ -43,6 +43,11 @@ def format_from_pb(message: league_pb2.LeagueFormat) -> formats.Format:
         check_in_seconds=message.check_in_seconds or formats.DEFAULT_CHECK_IN_SECONDS,
         bot_accounts=message.bot_accounts,
         fill_level=message.fill_level or "medium",
+        seating=message.seating or formats.EVEN,
+        band=message.band,
+        duplicate=message.duplicate,
+        playoff=message.playoff,
+        playoff_mode=message.playoff_mode,
     )
 
 
@@ -58,6 +63,11 @@ def format_pb(game: str, fmt: formats.Format) -> league_pb2.LeagueFormat:
         bot_accounts=fmt.bot_accounts,
         fill_level=fmt.fill_level,
         tie_breaks=list(formats.tie_breaks(game, fmt)),
+        seating=fmt.seating,
+        band=fmt.band,
+        duplicate=fmt.duplicate,
+        playoff=fmt.playoff,
+        playoff_mode=fmt.playoff_mode,
     )
 
 
@@ -80,7 +90,40 @@ def round_pb(state: RoundState) -> league_pb2.RoundSummary:
         results=len(state.results),
         tables=len(state.match_ids),
         halted=f"{state.halted.step}: {state.halted.reason}" if state.halted else "",
+        playoff=state.playoff,
     )
+
+
+def brackets_pb(league: LeagueState, season: SeasonState) -> list[league_pb2.PlayoffBracket]:
+    """The knockout's brackets (none before its first round is scheduled)."""
+    if not playoff.playoff_rounds(season):
+        return []
+    name = league.entrant_name
+    return [
+        league_pb2.PlayoffBracket(
+            group=bracket.group,
+            rounds=[
+                league_pb2.PlayoffRound(
+                    round=r.round,
+                    ties=[
+                        league_pb2.PlayoffTie(
+                            first=t.first,
+                            first_name=name(t.first),
+                            second=t.second,
+                            second_name=name(t.second) if t.second else "",
+                            match_id=t.match_id,
+                            winner=t.winner,
+                        )
+                        for t in r.ties
+                    ],
+                )
+                for r in bracket.rounds
+            ],
+            champion=bracket.champion,
+            champion_name=name(bracket.champion) if bracket.champion else "",
+        )
+        for bracket in playoff.brackets(league, season)
+    ]
 
 
 def season_pb(league: LeagueState, season: SeasonState) -> league_pb2.Season:
@@ -108,6 +151,7 @@ def season_pb(league: LeagueState, season: SeasonState) -> league_pb2.Season:
             )
             for m in (season.ended.moves if season.ended else ())
         ],
+        playoffs=brackets_pb(league, season),
     )
 
 
@@ -206,7 +250,11 @@ class LeagueRpc:
         if not request.HasField("starts_at"):
             raise errors.invalid("request.missing", field="starts_at")
         state, scheduled = await self._leagues.schedule_round(
-            principal, request.league_id, request.round, request.starts_at.ToMilliseconds()
+            principal,
+            request.league_id,
+            request.round,
+            request.starts_at.ToMilliseconds(),
+            request.playoff,
         )
         return league_pb2.ScheduleRoundResponse(round=round_pb(scheduled), league=league_pb(state))
 

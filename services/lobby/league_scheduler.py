@@ -8,6 +8,10 @@ instance leads (a Postgres advisory lock); results arrive from the bus at any in
 A step that fails is retried with a growing delay, ``MAX_ATTEMPTS`` times at most; then
 the round is halted (``league.RoundHalted``, shown to everyone) until the host resumes it.
 
+Duplicate leagues: a division's tables of a round form one deal group (one seed, no
+client seeds, the same cards everywhere); their seeds are revealed only when every table
+has its result, by the END step, just before the round ends.
+
 Check-in: a round's tables are created for the league's host, invitation only, with every
 seat reserved for its player by invitation, ``check_in_seconds`` before the start. A
 player checks in by ``SitDown`` (which returns the seat token). At the start, every seat
@@ -30,7 +34,7 @@ from services.lobby import metrics
 from services.lobby.app import Lobby
 from services.lobby.league_app import Leagues, host_principal
 from tavola.eventlog.model import StoredEvent
-from tavola.leagues import decide, schedule
+from tavola.leagues import decide, duplicate, schedule
 from tavola.leagues.events import (
     OpenedTable,
     ResultLine,
@@ -92,12 +96,19 @@ class RoundSteps:
         assert season is not None
         options = {o.name: o.value for o in season.started.options}
         out = []
-        for d_index, division in enumerate(season.division_names()):
+        names = season.division_names()
+        names += tuple(d for d in round_.seated if d not in names)  # a knockout across them
+        for d_index, division in enumerate(names):
             seated = round_.seated.get(division)
             for index, table in enumerate(seated.tables if seated else ()):
                 command = (
                     f"league/{league.league_id}/{season.number}/{round_.round}/{d_index}/{index}"
                 )
+                group = ""
+                if league.format.duplicate:  # the division's tables deal the same cards
+                    group = duplicate.deal_group(
+                        league.league_id, season.number, round_.round, d_index
+                    )
                 created = await self._lobby.create_table(
                     lobby_pb2.CreateTableRequest(
                         game=league.game,
@@ -107,6 +118,7 @@ class RoundSteps:
                         command_id=command,
                     ),
                     host,
+                    deal_group=group,
                 )
                 made = created.table
                 for seat, account in enumerate(table.seats):
@@ -187,6 +199,8 @@ class RoundSteps:
             if now is None or match_id in now.results:
                 return []
             recorded = ResultRecorded(now.season, now.round, match_id, lines)
+            if state.format.duplicate:  # the END step reveals the seeds, then ends it
+                return [recorded]
             return [recorded, *_ending(evolve(state, recorded), now.season, now.round, seed)]
 
         await self._leagues.append(league_id, decision)
@@ -225,6 +239,9 @@ class RoundSteps:
         league = await self._leagues.load(league_id)
         round_ = _round(league, season, number)
         seed = await self._leagues.store.seed(league_id, season, number, round_.seed_commitment)
+        if league.format.duplicate and round_.complete():
+            for match_id in round_.match_ids:  # every table has ended: the deals are no secret
+                await self._lobby.reveal_seed(match_id)
         await self._leagues.append(league_id, lambda s: _ending(s, season, number, seed))
         metrics.LEAGUE_STEPS.labels(step="end").inc()
         log.info("league.round_ended", league_id=league_id, round=number)

@@ -15,11 +15,20 @@ with the corrections in the log at that correction (``services.scoring.corrected
 voided match rates nothing, a voided hand or an adjusted score rates the corrected
 result. Ratings depend on the order of matches, so nothing less would give a rebuild's
 values.
+
+What a match's end rates is read from the log in the projection's transaction, only the
+events it looks at (``READ``: the match's start and end, its corrections and, in
+Doppelkopf, each game's start and score — a few dozen of a long match's thousand events).
+All the updates of a match (Doppelkopf: one per game) are worked out in memory from the
+players' ratings loaded once (locked) and written once: the very values one update after
+another would write.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from functools import cache
 from typing import Any
 
@@ -29,7 +38,8 @@ from openskill.models import PlackettLuce
 
 from services.scoring.corrected import counted
 from services.scoring.projection import Projection
-from tavola.eventlog.model import StoredEvent
+from tavola.eventlog.model import Cursor, StoredEvent
+from tavola.games.doppelkopf import events as doppelkopf
 from tavola.leagues import codec as league_codec
 from tavola.leagues.events import RoundOpened
 from tavola.leagues.rating import PROVISIONAL_SIGMA, RatedGame, model_parameters, rated_games
@@ -47,6 +57,16 @@ LOCK = 0x7A71_0001  # advisory lock key of the ratings projection (rebuild vs li
 ENDED = "match.MatchEnded"
 OPENED = "league.RoundOpened"
 CORRECTION = "match.Correction"
+CREATED = "match.MatchCreated"
+# what a Doppelkopf match's ratings read of its games (``tavola.leagues.rating``)
+RATED_TYPES = frozenset(
+    f"doppelkopf.{c.__name__}" for c in (doppelkopf.GameStarted, doppelkopf.GameScored)
+)
+READ = sorted({CREATED, ENDED, CORRECTION, *RATED_TYPES})
+_READ_PLAYED = (
+    "SELECT tx, position, version, type, payload, recorded_at FROM events"
+    " WHERE stream_id = $1 AND type = ANY($2::text[]) ORDER BY version"
+)
 
 
 @cache
@@ -91,16 +111,21 @@ class RatingsProjection(Projection):
             "SELECT stream_id FROM rating_matches WHERE game = $1 ORDER BY tx, position", game
         )
         for row in rows:
+            played = await _played(conn, row["stream_id"])
+            first = played.first_correction
+            if first is None or first > correction.cursor:  # as played, then
+                await self._rate_events(conn, played.created, played.events, played.ended_at)
+                continue
             again = await counted(self._store, row["stream_id"], correction.cursor)
             if again.result is None or again.result.voided or again.ended is None:
                 continue
-            await self._rate_events(conn, again.created, again.events(), again.ended)
+            events = again.events()
+            await self._rate_events(conn, again.created, events, again.ended.recorded_at)
         log.info("ratings.corrected", match_id=match.created.match_id, game=game)
 
     async def _rate(self, conn: Any, event: StoredEvent) -> None:
-        first = await self._store.read_stream(event.stream_id, limit=1)
-        created = codec.decode_payload("", first[0].type, first[0].payload)
-        assert isinstance(created, MatchCreated)
+        played = await _played(conn, event.stream_id)  # its corrections: none yet, live
+        created = played.created
         await conn.execute(
             "INSERT INTO rating_matches VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
             created.game,
@@ -109,19 +134,10 @@ class RatingsProjection(Projection):
             event.cursor.tx,
             event.cursor.position,
         )
-        if created.game == "doppelkopf":  # every scored game is rated: the whole stream
-            stored = await self._store.read_stream(event.stream_id)
-            events = [
-                codec.decode_payload(created.game, s.type, s.payload)
-                for s in stored
-                if s.type != CORRECTION  # none before the end; a rebuild sees later ones
-            ]
-        else:
-            events = [created, codec.decode_payload(created.game, event.type, event.payload)]
-        await self._rate_events(conn, created, events, event)
+        await self._rate_events(conn, created, played.events, event.recorded_at)
 
     async def _rate_events(
-        self, conn: Any, created: MatchCreated, events: list[Event], event: StoredEvent
+        self, conn: Any, created: MatchCreated, events: list[Event], ended_at: datetime
     ) -> None:
         league = bool(
             await conn.fetchval(
@@ -131,52 +147,69 @@ class RatingsProjection(Projection):
         games = rated_games(created, events, league)
         if not games:
             return
+        game = created.game
         names = {seat_key(s): s.player_name for s in created.seats}
-        counted: set[str] = set()  # `matches` counts a match once (Doppelkopf: many games)
-        for rated in games:
-            await self._update(conn, created.game, created.match_id, rated, names, event, counted)
-        log.info("ratings.updated", match_id=created.match_id, game=created.game)
-
-    async def _update(
-        self,
-        conn: Any,
-        game: str,
-        match_id: str,
-        rated: RatedGame,
-        names: dict[str, str],
-        event: StoredEvent,
-        counted: set[str],
-    ) -> None:
-        keys = [key for team in rated.teams for key in team]
-        current = await _load(conn, game, keys)
-        teams = [[current[key] for key in team] for team in rated.teams]
-        new = model(game).rate(teams, ranks=list(rated.ranks))
-        updates = {
-            key: rating
-            for team, ratings in zip(rated.teams, new, strict=True)
-            for key, rating in zip(team, ratings, strict=True)
-        }
-        rows = [
-            (key, game, r.mu, r.sigma, names[key], int(key not in counted))
-            for key, r in sorted(updates.items())
+        keys = sorted({key for rated in games for team in rated.teams for key in team})
+        current = await _load(conn, game, keys)  # locked once; each game's update in turn
+        history = [
+            (key, game, created.match_id, rated.game_no, r.mu, r.sigma, ended_at)
+            for rated in games
+            for key, r in _update(game, rated, current)
         ]
-        counted.update(updates)
-        await conn.executemany(
+        await conn.executemany(  # `matches` counts a match once (Doppelkopf: many games)
             "INSERT INTO ratings (player, game, mu, sigma, matches, name)"
-            " VALUES ($1,$2,$3,$4,$6,$5)"
+            " VALUES ($1,$2,$3,$4,1,$5)"
             " ON CONFLICT (player, game) DO UPDATE SET mu = excluded.mu,"
-            " sigma = excluded.sigma, matches = ratings.matches + excluded.matches,"
-            " name = excluded.name",
-            rows,
+            " sigma = excluded.sigma, matches = ratings.matches + 1, name = excluded.name",
+            [(key, game, current[key].mu, current[key].sigma, names[key]) for key in keys],
         )
         await conn.executemany(
             "INSERT INTO rating_history (player, game, match_id, game_no, mu, sigma, recorded_at)"
             " VALUES ($1,$2,$3,$4,$5,$6,$7) ON CONFLICT DO NOTHING",
-            [
-                (key, game, match_id, rated.game_no, mu, sigma, event.recorded_at)
-                for key, _, mu, sigma, _, _ in rows
-            ],
+            history,
         )
+        log.info("ratings.updated", match_id=created.match_id, game=game)
+
+
+def _update(game: str, rated: RatedGame, current: dict[str, Any]) -> list[tuple[str, Any]]:
+    """One game's update of ``current`` (in place); its new ratings by key, sorted."""
+    teams = [[current[key] for key in team] for team in rated.teams]
+    new = model(game).rate(teams, ranks=list(rated.ranks))
+    updates = {
+        key: rating
+        for team, ratings in zip(rated.teams, new, strict=True)
+        for key, rating in zip(team, ratings, strict=True)
+    }
+    current.update(updates)
+    return sorted(updates.items())
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A finished match as played, as its ratings read it: its start, the events
+    ``rated_games`` looks at (Doppelkopf: each game's start and score; else the end), when
+    it ended, and where in the log its first correction is (None: none)."""
+
+    created: MatchCreated
+    events: list[Event]
+    ended_at: datetime
+    first_correction: Cursor | None
+
+
+async def _played(conn: Any, stream_id: str) -> Played:
+    rows = await conn.fetch(_READ_PLAYED, stream_id, READ)
+    created = codec.decode_payload("", rows[0]["type"], rows[0]["payload"])
+    assert isinstance(created, MatchCreated)
+    ended = next(r for r in rows if r["type"] == ENDED)
+    corrections = [Cursor(r["tx"], r["position"]) for r in rows if r["type"] == CORRECTION]
+    wanted = RATED_TYPES if created.game == "doppelkopf" else frozenset({ENDED})
+    events: list[Event] = [created]
+    events += [
+        codec.decode_payload(created.game, r["type"], r["payload"])
+        for r in rows
+        if r["type"] in wanted and r["version"] <= ended["version"]
+    ]
+    return Played(created, events, ended["recorded_at"], min(corrections, default=None))
 
 
 async def _load(conn: Any, game: str, keys: Sequence[str]) -> dict[str, Any]:

@@ -4,7 +4,11 @@ scheduled and run themselves (check-in by SitDown, timers on, a few players abse
 replaced by the platform's marked bots), the season ends with promotion and relegation.
 Standings equal a fresh fold of the league's stream, every projection equals its rebuild
 from the log, the seating re-derives from each round's revealed seed and meets the
-evenness measure, and absent players are shown absent and never rated for that match."""
+evenness measure, and absent players are shown absent and never rated for that match. A
+referee corrects one finished match of some games' seasons (``CORRECTED``; ``make season``
+corrects one of every game's) through the public API, and the correction changes exactly
+what it should: the league's result revision, the division table, ratings, statistics
+(``tavola.leagues.simulation.correction``); the rebuild below includes it."""
 
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ from tavola.cli.platform import Platform
 from tavola.infra.local import LocalInfra
 from tavola.leagues import codec
 from tavola.leagues.seating import BOT, evenness
+from tavola.leagues.simulation.correction import Outcome, correct_one
 from tavola.leagues.simulation.harness import Harness, Player
 from tavola.leagues.simulation.season import TEAM_GAMES, SeasonReport, run_season
 from tavola.leagues.standings import standings
@@ -35,6 +40,9 @@ pytestmark = pytest.mark.e2e
 GAMES = ("barbu", "fan-tan", "doppelkopf", "spades", "dominoes")
 OPEN_LIMITS = "address=off,read=off,act=off,lobby=off,account=off,create_table=off,stream_open=off"
 ACCOUNTS = 32  # two divisions of 16: the fewest with which fours can avoid every repeat
+# a voided game (the game that rates every game of a match) and an adjusted score (teams,
+# tie-breaks that compare entrants): the cheap part; the long form corrects every game
+CORRECTED = ("doppelkopf", "spades")
 SNAPSHOT = {
     "ratings": "SELECT player, game, mu, sigma, matches, name FROM ratings ORDER BY 1, 2",
     "rating_history": "SELECT * FROM rating_history ORDER BY 1, 2, 3, 4",
@@ -72,10 +80,13 @@ def season(platform: Platform) -> dict[str, object]:
                 *(run_season(harness, host, players, game) for game in GAMES)
             )
             late = await _late_player(harness, reports[0], players)
+            by_game = dict(zip(GAMES, reports, strict=True))
+            corrected = await _corrections(platform, harness, by_game, players[0])
             return {
                 "host": host,
                 "players": players,
-                "reports": dict(zip(GAMES, reports, strict=True)),
+                "reports": by_game,
+                "corrections": corrected,
                 **late,
             }
         finally:
@@ -102,6 +113,29 @@ async def _late_player(harness: Harness, report: SeasonReport, players: list[Pla
     except grpc.aio.AioRpcError as error:
         refused = error.code()
     return {"late": absent, "late_table": table, "late_refused": refused}
+
+
+async def _corrections(
+    platform: Platform, harness: Harness, reports: dict[str, SeasonReport], spared: Player
+) -> list[Outcome]:
+    """A referee corrects one finished match of each ``CORRECTED`` game's season (none
+    that ``spared`` played: the tests below count its matches), one after the other."""
+    (referee,) = await harness.make_accounts(1, "referee", Kind.REFEREE)
+    outcomes = []
+    for game in CORRECTED:
+        report = reports[game]
+        match_ids = [m for r in report.rounds for m in r.match_ids]
+        outcomes.append(
+            await correct_one(
+                harness,
+                referee,
+                platform.database_url,
+                report.league_id,
+                match_ids,
+                avoid={spared.account_id},
+            )
+        )
+    return outcomes
 
 
 def _events(platform: Platform, league_id: str) -> list:
@@ -131,8 +165,9 @@ def _snapshot(platform: Platform) -> dict[str, list]:
 
 
 WANTED = {
-    "ratings": "type IN ('match.MatchEnded', 'league.RoundOpened')",
-    "statistics": "type = 'match.MatchEnded'",
+    "ratings": "type IN ('match.MatchEnded', 'league.RoundOpened', 'match.Correction')",
+    "statistics": "type IN ('match.MatchEnded', 'match.Correction')",
+    "standings_corrections": "type = 'match.Correction'",
     "league_standings": "type LIKE 'league.%'",
 }
 
@@ -150,7 +185,7 @@ def _caught_up(platform: Platform) -> None:
                 f" ORDER BY tx DESC, position DESC LIMIT 1) e",
                 name,
             )
-            if not ok:
+            if ok is False:  # (None: nothing it wants in the log)
                 late.append(name)
         return late
 
@@ -174,6 +209,14 @@ def test_every_game_plays_a_season_whose_rounds_ran_themselves(season):
         assert all(r.tables >= 4 and r.moves > 0 for r in report.rounds), game
         assert all(r.absent >= 1 for r in report.rounds), game  # seats a bot played
         assert len(report.moves) == 2, game  # one up, one down
+
+
+def test_a_referees_correction_changes_exactly_what_it_should(season):
+    outcomes = season["corrections"]
+    assert [o.plan.game for o in outcomes] == list(CORRECTED)
+    assert [o.plan.kind for o in outcomes] == ["void_game", "adjust_score"]
+    for outcome in outcomes:
+        assert not outcome.problems, outcome.line()
 
 
 def test_standings_equal_a_fresh_fold_of_the_league_stream(platform, season):

@@ -292,6 +292,7 @@ export const TEXTS = {
   "fantan.row_closed": ["row not open", "fila fechada"],
   "dominoes.hand": ["Hand {n} · to {target} points", "Mão {n} · até {target} pontos"],
   "dominoes.side": ["Side {names}: {score}", "Dupla {names}: {score}"],
+  "dominoes.series": ["games won (best of {n}): {won}", "jogos ganhos (melhor de {n}): {won}"],
   "dominoes.opens_with": ["You open with {tile}", "Você abre com {tile}"],
   "choice.per_card": ["1 per card", "1 por carta"],
   "choice.card_value": ["card values", "valor das cartas"],

@@ -53,13 +53,12 @@ class Replay:
 
 
 def fold_stored(stored: Sequence[StoredEvent]) -> MatchState:
-    """The engine's fold of a stream (decode each payload, evolve)."""
-    state: MatchState | None = None
-    for item in stored:
-        game = state.created.game if state else ""
-        state = aggregate.evolve(state, codec.decode_payload(game, item.type, item.payload))
-    assert state is not None
-    return state
+    """The engine's fold of a stream (``Engine._fold``: decode each payload, then
+    ``aggregate.fold`` after ``MatchCreated``)."""
+    first = stored[0]
+    state = aggregate.evolve(None, codec.decode_payload("", first.type, first.payload))
+    game = state.created.game
+    return aggregate.fold(codec.decode_payloads(game, stored[1:]), state)
 
 
 async def cold_replay(database_url: str, match_id: str) -> Replay:

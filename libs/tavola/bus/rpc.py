@@ -201,12 +201,16 @@ def _error_reply(error: ServiceError) -> internal_pb2.BusReply:
     )
 
 
+_ID_FIELDS = ("table_id", "match_id", "seat")
+_IDS_OF: dict[type[Message], tuple[str, ...]] = {}  # per request type, found once
+
+
 def _ids(request: Message) -> dict[str, Any]:
-    out = {}
-    for name in ("table_id", "match_id", "seat"):
-        if any(f.name == name for f in request.DESCRIPTOR.fields):
-            out[name] = getattr(request, name)
-    return out
+    names = _IDS_OF.get(type(request))
+    if names is None:
+        fields = request.DESCRIPTOR.fields_by_name
+        names = _IDS_OF[type(request)] = tuple(n for n in _ID_FIELDS if n in fields)
+    return {name: getattr(request, name) for name in names}
 
 
 def _attributes(method: str, ids: Mapping[str, Any]) -> dict[str, Any]:

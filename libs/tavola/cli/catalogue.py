@@ -115,6 +115,7 @@ _TABLE: dict[str, tuple[str, str]] = {
     "info.reservations": ("reservations", "reservas"),
     "info.scores": ("scores", "pontos"),
     "info.target": ("(to {n})", "(até {n})"),
+    "info.series": ("games won (best of {n})", "jogos ganhos (melhor de {n})"),
     "info.boneyard": ("boneyard {n}", "monte {n}"),
     "info.open_with": ("you open with", "você abre com"),
     "info.passed": ("passed", "passaram"),

@@ -80,7 +80,7 @@ def register(sub: Any) -> None:
     create.add_argument("game")
     create.add_argument("--option", action="append", default=[], type=_option, metavar="K=V")
     create.add_argument("--preset", default="")
-    create.add_argument("--partners", default="", choices=("", "fixed", "rotating"))
+    create.add_argument("--partners", default="", choices=("", "fixed", "rotating", "single"))
     create.add_argument("--pairing", default="", choices=("", "swiss", "round_robin"))
     create.add_argument("--remainder", default="", choices=("", "bots", "byes"))
     create.add_argument("--table-sizes", default="", metavar="4,5")
@@ -90,6 +90,30 @@ def register(sub: Any) -> None:
     create.add_argument("--bot-accounts", action="store_true", help="let bot accounts register")
     create.add_argument(
         "--fill-level", default="", choices=("", "easy", "medium", "hard", "master")
+    )
+    create.add_argument(
+        "--seating", default="", choices=("", "even", "standings"), help="individual games"
+    )
+    create.add_argument(
+        "--band", type=int, default=0, help="seating by standings: points apart (0: default)"
+    )
+    create.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="Barbu, Spades: a round's tables share the deals; matchpoints per seat",
+    )
+    create.add_argument(
+        "--playoff",
+        type=int,
+        default=0,
+        choices=(0, 2, 4, 8, 16),
+        help="head-to-head formats: a knockout of N qualifiers after the regular rounds",
+    )
+    create.add_argument(
+        "--playoff-mode",
+        default="",
+        choices=("", "division", "across"),
+        help="a bracket per division (default), or across them (group stage + knockout)",
     )
     for name, text in (
         ("list", "leagues"),
@@ -121,6 +145,9 @@ def register(sub: Any) -> None:
     plan.add_argument("--at", required=True, type=when, help="ISO 8601 time, or +10m")
     plan.add_argument("--every", type=seconds, default=0, help="with --rounds: e.g. 7d")
     plan.add_argument("--rounds", type=int, default=1)
+    plan.add_argument(
+        "--playoff", action="store_true", help="the knockout's next round (after the regular)"
+    )
     resume = actions.add_parser("resume", help="resume a halted round (host)")
     resume.add_argument("league")
     resume.add_argument("round", type=int)
@@ -166,6 +193,11 @@ def _format(args: argparse.Namespace) -> league_pb2.LeagueFormat:
         check_in_seconds=args.check_in,
         bot_accounts=args.bot_accounts,
         fill_level=args.fill_level,
+        seating=args.seating,
+        band=args.band,
+        duplicate=args.duplicate,
+        playoff=args.playoff,
+        playoff_mode=args.playoff_mode,
     )
 
 
@@ -206,6 +238,10 @@ def _print_league(league: league_pb2.League) -> None:
     if league.house_rules:
         print(f"  house rules: {', '.join(league.house_rules)}")
     partners = f"partners {fmt.partners}" + (f" ({fmt.pairing})" if fmt.pairing else "")
+    if fmt.playoff:
+        partners += f"; playoff of {fmt.playoff} ({fmt.playoff_mode})"
+    if fmt.seating == "standings":
+        partners += f"; seated by standings (band {fmt.band})"
     print(
         f"  format: {partners}; tables of {','.join(map(str, fmt.table_sizes))};"
         f" remainder: {fmt.remainder}; scoring: {fmt.scoring}"
@@ -230,6 +266,33 @@ def _print_league(league: league_pb2.League) -> None:
             )
         for move in season.moves:
             print(f"    {move.name}: {move.from_division} -> {move.to_division}")
+        for bracket in season.playoffs:
+            _print_bracket(bracket)
+
+
+def _print_bracket(bracket: league_pb2.PlayoffBracket) -> None:
+    where = "across the divisions" if bracket.group == "knockout" else f"division {bracket.group}"
+    print(f"    playoff {where}")
+    for r in bracket.rounds:
+        left = len(r.ties) * 2
+        stage = {2: "final", 4: "semi-finals", 8: "quarter-finals"}.get(left, f"last {left}")
+        print(f"      round {r.round} ({stage}):")
+        for tie in r.ties:
+            if not tie.second:
+                print(f"        {tie.first_name}: walkover")
+                continue
+            shown = f"{tie.first_name} v {tie.second_name}"
+            won = next(
+                (
+                    n
+                    for e, n in ((tie.first, tie.first_name), (tie.second, tie.second_name))
+                    if e == tie.winner
+                ),
+                "",
+            )
+            print(f"        {shown}" + (f"  -> {won}" if won else "  (playing)"))
+    if bracket.champion:
+        print(f"      champion: {bracket.champion_name}")
 
 
 def _register(stub: Any, args: argparse.Namespace) -> int:
@@ -276,11 +339,15 @@ def _schedule(stub: Any, args: argparse.Namespace) -> int:
         start = Timestamp()
         start.FromDatetime(args.at + timedelta(seconds=args.every * index))
         done = stub.ScheduleRound(
-            league_pb2.ScheduleRoundRequest(league_id=args.league, starts_at=start), timeout=30
+            league_pb2.ScheduleRoundRequest(
+                league_id=args.league, starts_at=start, playoff=args.playoff
+            ),
+            timeout=30,
         )
         r = done.round
         moment = r.starts_at.ToDatetime(tzinfo=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
-        print(f"round {r.round} at {moment}; seating seed sha256 {r.seed_commitment}")
+        kind = "playoff round" if r.playoff else "round"
+        print(f"{kind} {r.round} at {moment}; seating seed sha256 {r.seed_commitment}")
     return 0
 
 

@@ -350,7 +350,7 @@ def _stored_event(row: Any) -> StoredEvent:
         stream_id=row["stream_id"],
         version=row["version"],
         cursor=Cursor(row["tx"], row["position"]),
-        event_id=UUID(bytes=row["event_id"].bytes),
+        event_id=UUID(int=row["event_id"].int),  # a plain UUID; from its int: far cheaper
         type=row["type"],
         schema_version=row["schema_version"],
         rules_version=row["rules_version"],

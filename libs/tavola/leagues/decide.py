@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
-from tavola.leagues import formats, pairing, seating, standings
+from tavola.leagues import formats, pairing, playoff, seating, standings
 from tavola.leagues.chance import Draw, purpose
 from tavola.leagues.events import (
     Division,
@@ -129,10 +130,15 @@ def _running(league: LeagueState) -> SeasonState:
 
 # ----- rounds ------------------------------------------------------------------------------
 def schedule_round(
-    league: LeagueState, round_: int, starts_at_ms: int, commitment: str
+    league: LeagueState,
+    round_: int,
+    starts_at_ms: int,
+    commitment: str,
+    playoff_round: bool = False,
 ) -> RoundScheduled:
     """Schedule round ``round_`` (0: the next one) of the running season, or move a round
-    that has not opened yet."""
+    that has not opened yet (it stays a regular or a playoff round). ``playoff_round``:
+    the next round of the knockout (``tavola.leagues.playoff``)."""
     season = _running(league)
     number = round_ or (max(season.rounds, default=0) + 1)
     if not 1 <= number <= MAX_ROUNDS:
@@ -140,9 +146,19 @@ def schedule_round(
     existing = season.rounds.get(number)
     if existing is not None and existing.opened is not None:
         raise refuse("league.round_opened", round=number)
-    if existing is None and number != max(season.rounds, default=0) + 1:
+    if existing is not None:
+        return RoundScheduled(season.number, number, starts_at_ms, commitment, existing.playoff)
+    if number != max(season.rounds, default=0) + 1:
         raise malformed("request.invalid", field="round", detail="the next round")
-    return RoundScheduled(season.number, number, starts_at_ms, commitment)
+    knockout = playoff.playoff_rounds(season)
+    if playoff_round:
+        if not league.format.playoff:
+            raise refuse("league.no_playoff")
+        if knockout and knockout[-1].ended is not None and playoff.decided(league, season):
+            raise refuse("league.playoff_over", season=season.number)
+    elif knockout:
+        raise refuse("league.playoff_started", season=season.number)
+    return RoundScheduled(season.number, number, starts_at_ms, commitment, playoff_round)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +210,8 @@ def seat_round(league: LeagueState, number: int, seed: bytes) -> list[RoundSeate
     """Every division's seating for round ``number`` of the running season, from its seed
     and the league so far (entrants registered now; the withdrawn are left out)."""
     season = _running(league)
+    if season.rounds[number].playoff:
+        return _seat_playoff(league, season, number, seed)
     active = set(league.active_entrants())
     fmt = league.format
     out = []
@@ -201,7 +219,7 @@ def seat_round(league: LeagueState, number: int, seed: bytes) -> list[RoundSeate
         roster = sorted(e for e in season.entrants_of(division) if e in active)
         past = history(league, season, number, division)
         draw = Draw(seed, purpose(season.number, number, division))
-        if formats.by_teams(fmt):
+        if formats.paired(fmt):
             drawn = _pair_teams(league, season, division, roster, past, draw, number, seed)
         else:
             drawn = seating.seat(
@@ -212,6 +230,8 @@ def seat_round(league: LeagueState, number: int, seed: bytes) -> list[RoundSeate
                 past.meetings,
                 past.byes,
                 past.partnered if formats.seat_partners(fmt) else None,
+                _points_by_standings(league, season, division, number),
+                fmt.band,
             )
         out.append(
             RoundSeated(
@@ -225,6 +245,41 @@ def seat_round(league: LeagueState, number: int, seed: bytes) -> list[RoundSeate
             )
         )
     return out
+
+
+def _seat_playoff(
+    league: LeagueState, season: SeasonState, number: int, seed: bytes
+) -> list[RoundSeated]:
+    """A knockout round: every earlier round has ended; its slots come from the standings
+    (the first) or the previous knockout round's winners."""
+    if any(r.ended is None for r in season.ordered_rounds() if r.round < number):
+        raise refuse("league.round_unfinished", season=season.number)
+    out = []
+    for group in playoff.groups_of(season, league.format):
+        draw = Draw(seed, purpose(season.number, number, group))
+        slots, drawn = playoff.seat(league, season, group, number, draw)
+        out.append(
+            RoundSeated(
+                season=season.number,
+                round=number,
+                division=group,
+                entrants=slots,
+                tables=tuple(SeatedTable(tuple(t)) for t in drawn.tables),
+                byes=drawn.byes,
+                cost=0,
+            )
+        )
+    return out
+
+
+def _points_by_standings(
+    league: LeagueState, season: SeasonState, division: str, number: int
+) -> dict[str, Fraction] | None:
+    """Seating by standings: each entrant's standings points after the previous round."""
+    if league.format.seating != formats.STANDINGS:
+        return None
+    table = standings.standings(league, season, division, number - 1)
+    return {row.entrant: row.points for row in table}
 
 
 def _pair_teams(

@@ -78,12 +78,14 @@ class SeasonStarted(Event):
 class RoundScheduled(Event):
     """Round ``round`` of the season starts at ``starts_at_ms`` (Unix ms). The seat draw's
     seed is drawn now and only its SHA-256 shown; it is revealed when the round ends.
-    Scheduling a round again (before it opens) moves it."""
+    Scheduling a round again (before it opens) moves it. ``playoff``: a round of the
+    knockout after the regular rounds (``tavola.leagues.playoff``)."""
 
     season: int
     round: int
     starts_at_ms: int
     seed_commitment: str
+    playoff: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,5 @@
-"""Pairing teams (Spades, dominoes with fixed partners): Swiss or a Berger round robin.
+"""Pairing teams (Spades, dominoes with fixed partners) and single players (dominoes one
+against one): Swiss or a Berger round robin.
 
 Swiss by score groups, found as a minimum-cost perfect matching (networkx): the cost of
 a pairing is the squared gap of the two teams' standings points plus a penalty for a
@@ -9,8 +10,8 @@ byes when it leaves and registers again, since a team is its two accounts). A by
 a win with balance 0. Node labels are positions in the round's seeded shuffle, so the
 matching (and so the pairing) is a function of the seed and the league so far.
 
-A table seats the pairing's two teams as (A first, B first, A second, B second); which
-team is A is drawn from the seed.
+A table seats the pairing's two teams as (A first, B first, A second, B second), or two
+single players as (A, B); which is A is drawn from the seed.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def swiss(
             graph.add_edge(i, j, weight=gap * gap + REMATCH * met.get(pair(a, b), 0))
     matched = sorted(tuple(sorted(edge)) for edge in nx.min_weight_matching(graph))
     cost = sum(graph.edges[i, j]["weight"] for i, j in matched)
-    tables = tuple(_table(order[i], order[j], draw) for i, j in matched)
+    tables = tuple(table(order[i], order[j], draw) for i, j in matched)
     return Seating(tables, byes, cost)
 
 
@@ -83,11 +84,13 @@ def round_robin(teams: Sequence[str], order: Sequence[str], index: int, draw: Dr
         if a is None or b is None:
             byes.append(a or b or "")
             continue
-        tables.append(_table(a, b, draw))
+        tables.append(table(a, b, draw))
     return Seating(tuple(tables), tuple(sorted(b for b in byes if b)), 0)
 
 
-def _table(a: str, b: str, draw: Draw) -> tuple[str, ...]:
+def table(a: str, b: str, draw: Draw) -> tuple[str, ...]:
     first, second = (a, b) if draw.uniform(2) == 0 else (b, a)
     x, y = members(first), members(second)
+    if len(x) == 1:  # one against one
+        return (x[0], y[0])
     return (x[0], y[0], x[1], y[1])

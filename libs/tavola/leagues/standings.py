@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from tavola.leagues import formats
+from tavola.leagues import duplicate, formats
 from tavola.leagues.chance import lot
 from tavola.leagues.events import Move, ResultLine, ResultRecorded, RoundSeated
 from tavola.leagues.state import LeagueState, RoundState, SeasonState, members, team_key
@@ -50,6 +50,7 @@ class _Tally:
     opponents: list[str] = field(default_factory=list)
     beaten: dict[str, Fraction] = field(default_factory=dict)  # head-to-head
     rounds: dict[int, str] = field(default_factory=dict)
+    top: int = 0  # duplicate: the most matchpoints the rounds counted could have given
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +96,11 @@ def standings(
     """The division's standings after round ``up_to`` (every recorded result when None)."""
     fmt = league.format
     tallies: dict[str, _Tally] = {e: _Tally() for e in season.entrants_of(division)}
-    rounds = [r for r in season.ordered_rounds() if up_to is None or r.round <= up_to]
+    rounds = [
+        r
+        for r in season.ordered_rounds()
+        if (up_to is None or r.round <= up_to) and not r.playoff  # the knockout is apart
+    ]
     for round_ in rounds:
         _tally_round(league, round_, division, tallies)
     seed = _last_seed(rounds)
@@ -140,11 +145,14 @@ def _tally_round(
     seated = round_.seated.get(division)
     if seated is None:
         return
+    if league.format.scoring == formats.MATCHPOINTS:  # a separate path: duplicate.py
+        _tally_duplicate(league, round_, division, seated, tallies)
+        return
     for bye in seated.byes:
         tally = tallies.setdefault(bye, _Tally())
         tally.byes += 1
         tally.rounds[round_.round] = BYE
-        if formats.seat_partners(league.format):  # a team's bye is a win, balance 0
+        if formats.head_to_head(league.format):  # a side's bye is a win, balance 0
             tally.points += 1
             tally.won += 1
             tally.wins += 1
@@ -187,7 +195,7 @@ def _tally_table(
             tally.rounds[number] = ABSENT
             continue
         tied = sum(1 for other in lines if other.rank == line.rank)
-        if formats.seat_partners(fmt):
+        if formats.head_to_head(fmt):
             earned = _team_line(tally, line, lines, owners)
         else:
             earned = _individual_points(league.game, fmt, k, line.rank, tied, line.score)
@@ -231,6 +239,52 @@ def _individual_points(
     return Fraction(score)
 
 
+def _tally_duplicate(
+    league: LeagueState,
+    round_: RoundState,
+    division: str,
+    seated: RoundSeated,
+    tallies: dict[str, _Tally],
+) -> None:
+    """A duplicate round: matchpoints per seat (Spades: per side) against the same seat at
+    the division's other tables, counted once the round has ended (until then a table's
+    result would tell the tables still playing something about their cards)."""
+    if round_.ended is None:
+        return
+    fmt, number = league.format, round_.round
+    sides = formats.seat_partners(fmt)
+    absent = set(round_.started.absent) if round_.started else set()
+    opened = round_.opened.tables if round_.opened else ()
+    indices = {t.match_id: t.index for t in opened if t.division == division}
+    results = {m: round_.results[m].lines for m in indices if m in round_.results}
+    awards = duplicate.awards(results, sides)
+    top = max((a.top for a in awards), default=0)
+    for bye in seated.byes:
+        tally = tallies.setdefault(bye, _Tally())
+        tally.byes, tally.top = tally.byes + 1, tally.top + top
+        tally.points += duplicate.bye_award(top)
+        tally.rounds[number] = BYE
+    for award in awards:
+        lines = results[award.match_id]
+        owners = entrants_at(formats.by_teams(fmt), seated.tables[indices[award.match_id]].seats)
+        others = [o.score for o in lines if duplicate.direction(sides, o.seat) != award.direction]
+        mine = [o for o in lines if duplicate.direction(sides, o.seat) == award.direction]
+        for entrant in sorted({owners[line.seat] for line in mine} - {""}):
+            tally = tallies.setdefault(entrant, _Tally())
+            if all(m in absent for m in members(entrant) if m):
+                tally.absences += 1
+                tally.rounds[number] = ABSENT
+                continue
+            tally.points += award.matchpoints
+            tally.top += award.top
+            tally.played += 1
+            tally.scores.append(award.score)
+            tally.against += others[0] if sides and others else 0
+            tally.hands_won += mine[0].hands_won
+            tally.hands_played += mine[0].hands_played
+            tally.rounds[number] = _show(Fraction(award.matchpoints))
+
+
 def _show(value: Fraction) -> str:
     if value.denominator == 1:
         return str(value.numerator)
@@ -267,6 +321,9 @@ def _columns(
         "opponents_wins": sum((wins.get(o, Fraction(0)) for o in tally.opponents), Fraction(0)),
         "head_to_head": Fraction(0),
         "lot": Fraction(0),
+        "matchpoint_percent": (
+            Fraction(100) * tally.points / tally.top if tally.top else Fraction(0)
+        ),
     }
     return {name: values[name] for name in breaks}
 

@@ -52,6 +52,7 @@ class RoundState:
     results: Mapping[str, ResultRecorded] = field(default_factory=dict)  # by match id
     ended: RoundEnded | None = None
     halted: RoundHalted | None = None
+    playoff: bool = False
 
     @property
     def status(self) -> str:
@@ -220,7 +221,13 @@ def _scheduled(state: LeagueState, event: RoundScheduled) -> LeagueState:
                 previous, starts_at_ms=event.starts_at_ms, seed_commitment=event.seed_commitment
             )
             if previous is not None
-            else RoundState(event.season, event.round, event.starts_at_ms, event.seed_commitment)
+            else RoundState(
+                event.season,
+                event.round,
+                event.starts_at_ms,
+                event.seed_commitment,
+                playoff=event.playoff,
+            )
         )
         return replace(season, rounds=rounds)
 

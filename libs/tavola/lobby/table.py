@@ -30,6 +30,7 @@ class TableCreated(Event):
     host_name: str = ""
     access: str = OPEN
     created_at_ms: int = 0
+    deal_group: str = ""  # a duplicate league's tables: one seed, no client seeds
 
 
 @dataclass(frozen=True, slots=True)

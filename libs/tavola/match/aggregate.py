@@ -210,6 +210,7 @@ PLATFORM_EVENTS = (
     SeedRevealed,
     Correction,
 )
+_NOT_RULES_EVENTS = (MatchCreated, *PLATFORM_EVENTS)
 
 
 def _game_event(before: MatchState, event: Event) -> MatchState:
@@ -223,12 +224,12 @@ def _game_event(before: MatchState, event: Event) -> MatchState:
     return _checkpointed(before, after)
 
 
-def _with_game(state: MatchState, game_state: Any) -> MatchState:
-    """``replace(state, version=state.version + 1, game_state=game_state)``, cheaper."""
+def _with_game(state: MatchState, game_state: Any, events: int = 1) -> MatchState:
+    """``replace(state, version=state.version + events, game_state=game_state)``, cheaper."""
     return MatchState(
         state.created,
         game_state,
-        state.version + 1,
+        state.version + events,
         state.token_sha256,
         state.ended,
         state.seed_hex,
@@ -276,8 +277,24 @@ def _taken_back(state: MatchState, to_version: int) -> MatchState:
 
 
 def fold(events: Sequence[Event], state: MatchState | None = None) -> MatchState:
-    for event in events:
-        state = evolve(state, event)
+    """``evolve`` over the events. A run of rules events while no deadline runs and no one
+    plays a practice table (most of a replay) is folded by the game alone, with one match
+    state at its end: ``_game_event`` would change nothing else on the way."""
+    index, count = 0, len(events)
+    while index < count:
+        if state is None or state.deadlines or state.practice_seat is not None:
+            state = evolve(state, events[index])
+            index += 1
+            continue
+        game, game_state, start = state.game, state.game_state, index
+        while index < count and not isinstance(events[index], _NOT_RULES_EVENTS):
+            game_state = game.evolve(game_state, events[index])
+            index += 1
+        if index > start:
+            state = _with_game(state, game_state, index - start)
+        if index < count:
+            state = evolve(state, events[index])
+            index += 1
     if state is None:
         raise ValueError("no events")
     return state
@@ -397,7 +414,8 @@ PAUSE_BEFORE_END = "end"
 
 
 def settle(state: MatchState, seed: bytes, now_ms: int | None = None) -> list[Batch]:
-    """What follows on its own: chance from the seed, then the end and the seed's reveal.
+    """What follows on its own: chance from the seed, then the end and the seed's reveal
+    (a deal group's match: the end only; ``reveal`` follows when the group has ended).
 
     With a clock (``now_ms``) a pause the game asks for before a chance or before the end
     (``pause_before_chance`` / ``pause_before_end``) is recorded (``PauseStarted``) and
@@ -423,8 +441,21 @@ def settle(state: MatchState, seed: bytes, now_ms: int | None = None) -> list[Ba
                 batches.append(pause)
             return batches
         ended = MatchEnded(game.standings(state.game_state))
-        batches.append(Batch("system", (ended, SeedRevealed(seed.hex()))))
+        if state.created.deal_group:  # revealed when the whole group has ended (reveal)
+            batches.append(Batch("system", (ended,)))
+        else:
+            batches.append(Batch("system", (ended, SeedRevealed(seed.hex()))))
     return batches
+
+
+def reveal(state: MatchState, seed: bytes) -> Batch | None:
+    """The deferred reveal of a deal group's match, once it has ended (None: nothing to do:
+    revealed already; raises ``IllegalAction`` before the end)."""
+    if state.ended is None:
+        raise IllegalAction(Reason.of("match.not_finished", match_id=state.created.match_id))
+    if state.seed_hex is not None:
+        return None
+    return Batch("system", (SeedRevealed(seed.hex()),))
 
 
 def _pause(

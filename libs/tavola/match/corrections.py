@@ -137,6 +137,8 @@ def check(
     if kind == VOID_GAME:
         _no_extras(seats, amount, hand)
         return (), ended
+    if not state.game.ranked_by_score(state.game_state):
+        raise CorrectionRefused(Reason.of("correction.not_by_score"), False)
     if kind == VOID_HAND:
         _no_extras(seats, amount, 0)
         found = hands(records)

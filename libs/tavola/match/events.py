@@ -49,6 +49,10 @@ class MatchCreated(Event):
     seats: tuple[SeatInfo, ...]
     seed_commitment: str
     fairness: str
+    # A duplicate league's deal group (empty otherwise): its matches share one seed and use
+    # no client seeds, so all deal the same cards; the seed is revealed (``SeedRevealed``,
+    # its own batch) once every match of the group has ended, not with ``MatchEnded``.
+    deal_group: str = ""
 
 
 @dataclass(frozen=True, slots=True)

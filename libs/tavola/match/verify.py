@@ -168,6 +168,8 @@ def _verify_play(
         )
     if hashlib.sha256(seed).hexdigest() != created.seed_commitment:
         raise Discrepancy(records[-1].version, "the revealed seed does not match the commitment")
+    if created.deal_group and any(s.client_seed_hex for s in created.seats):
+        raise Discrepancy(1, "a deal group's match with client seeds (its deals are shared)")
     state: MatchState | None = None
     done = 0
     for batch in group(records):
@@ -197,7 +199,7 @@ def _check_batch(
         return aggregate.fold(recorded, state)
     if all(isinstance(event, CLOCK_AND_PRESENCE) for event in recorded):
         return aggregate.fold(recorded, state)  # clock and presence facts: recorded
-    expected = _expected(state, first, seed, before)
+    expected = _expected(state, first, seed, before, len(batch))
     for index, record in enumerate(batch):
         if index >= len(expected):
             raise Discrepancy(
@@ -220,7 +222,7 @@ def _check_batch(
 
 
 def _expected(
-    state: MatchState, first: Recorded, seed: bytes, before: _Before
+    state: MatchState, first: Recorded, seed: bytes, before: _Before, size: int
 ) -> tuple[Event, ...]:
     try:
         if first.kind == "action":
@@ -244,10 +246,25 @@ def _expected(
         if request is None or request.purpose != first.chance_purpose:
             raise Discrepancy(first.version, f"no chance {first.chance_purpose!r} was due")
         return aggregate.resolve_chance(state, request, seed).events
+    if isinstance(first.event, SeedRevealed) and state.ended is not None:
+        return _deferred_reveal(state, first, seed)
     batches = aggregate.settle(state, seed)
     if not batches or batches[-1].kind != "system":
         raise Discrepancy(first.version, "the match had not ended by the rules")
-    return batches[-1].events
+    ending = batches[-1].events
+    if state.created.deal_group and size > len(ending) and isinstance(ending[-1], MatchEnded):
+        # the deferred reveal, appended later by the platform, may share the end's cause
+        return (*ending, *_deferred_reveal(aggregate.fold(ending, state), first, seed))
+    return ending
+
+
+def _deferred_reveal(state: MatchState, first: Recorded, seed: bytes) -> tuple[Event, ...]:
+    """A deal group's seed is revealed on its own, after the end (when the group's round
+    has ended); any other match reveals it with its ``MatchEnded``."""
+    reveal = aggregate.reveal(state, seed) if state.created.deal_group else None
+    if reveal is None:
+        raise Discrepancy(first.version, "the seed was revealed apart from the match's end")
+    return reveal.events
 
 
 __all__ = ["Discrepancy", "MatchEnded", "Recorded", "corrections", "group", "split", "verify"]

@@ -7,6 +7,9 @@ cause) so a client sees no gap, but carries no payload and no salt.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from tavola.eventlog.model import StoredEvent
@@ -35,12 +38,45 @@ def to_envelope(
     """The stored event as ``viewer`` may see it; with a ``locale``, an automatic move's
     reason carries its text in that language."""
     metadata = internal_pb2.EventMetadata.FromString(stored.metadata)
-    _redact_cause(metadata.cause, stored.type, viewer)
+    if not _owns_cause(metadata.cause, viewer):
+        _redact(metadata.cause, stored.type)
     if locale and metadata.cause.automatic_reason.code:
         _render_reason(metadata.cause.automatic_reason, locale)
-    shown = visible_to(stored.audience, viewer)
-    recorded = Timestamp()
-    recorded.FromDatetime(stored.recorded_at)
+    return _envelope(
+        stored, metadata, metadata.cause, visible_to(stored.audience, viewer), table_id
+    )
+
+
+def envelopes_for(stored: StoredEvent, viewers: Sequence[int], table_id: str = "") -> list[bytes]:
+    """``to_envelope(stored, viewer, table_id).SerializeToString()`` for each viewer, each
+    distinct envelope made once: viewers differ only in whether they see the payload and
+    whether the cause is redacted for them (which often changes nothing)."""
+    metadata = internal_pb2.EventMetadata.FromString(stored.metadata)
+    plain = events_pb2.Cause()
+    plain.CopyFrom(metadata.cause)
+    redacted = metadata.cause
+    _redact(redacted, stored.type)
+    same = redacted == plain
+    made: dict[tuple[bool, bool], bytes] = {}
+    out = []
+    for viewer in viewers:
+        key = (visible_to(stored.audience, viewer), same or _owns_cause(plain, viewer))
+        data = made.get(key)
+        if data is None:
+            cause = plain if key[1] else redacted
+            envelope = _envelope(stored, metadata, cause, key[0], table_id)
+            data = made[key] = envelope.SerializeToString()
+        out.append(data)
+    return out
+
+
+def _envelope(
+    stored: StoredEvent,
+    metadata: internal_pb2.EventMetadata,
+    cause: events_pb2.Cause,
+    shown: bool,
+    table_id: str,
+) -> events_pb2.EventEnvelope:
     envelope = events_pb2.EventEnvelope(
         stream_id=stored.stream_id,
         match_id=match_id_of(stored.stream_id),
@@ -50,11 +86,11 @@ def to_envelope(
         type=stored.type,
         schema_version=stored.schema_version,
         rules_version=stored.rules_version,
-        recorded_at=recorded,
+        recorded_at=_timestamp(stored.recorded_at),
         prev_hash=stored.prev_hash,
         hash=stored.hash,
         hidden=not shown,
-        cause=metadata.cause,
+        cause=cause,
         to_act=list(metadata.to_act),
         last_in_batch=metadata.last_in_batch,
         audience=list(stored.audience or ()),
@@ -65,17 +101,30 @@ def to_envelope(
     return envelope
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_NAIVE_EPOCH = datetime(1970, 1, 1)
+
+
+def _timestamp(moment: datetime) -> Timestamp:
+    """``Timestamp().FromDatetime(moment)`` (a naive moment is UTC), without its struct_time
+    round trip: every envelope carries one."""
+    delta = moment - (_NAIVE_EPOCH if moment.utcoffset() is None else _EPOCH)
+    return Timestamp(seconds=delta.days * 86_400 + delta.seconds, nanos=delta.microseconds * 1000)
+
+
 def _render_reason(reason: common_pb2.Reason, locale: str) -> None:
     params = {p.name: getattr(p, p.WhichOneof("value") or "string_value") for p in reason.params}
     reason.text = render(Reason.of(reason.code, **params), locale)
 
 
-def _redact_cause(cause: events_pb2.Cause, event_type: str, viewer: int) -> None:
+def _owns_cause(cause: events_pb2.Cause, viewer: int) -> bool:
+    return viewer == FULL or viewer == cause.seat
+
+
+def _redact(cause: events_pb2.Cause, event_type: str) -> None:
     """What another seat may not learn from an event's cause: a secret choice's code (and
     an automatic move's parameters, which name it), and the command id a person's client
     chose (the bot service's ids, which group a decision's events, stay)."""
-    if viewer == FULL or viewer == cause.seat:
-        return
     if not cause.HasField("bot_decision"):
         cause.command_id = ""
     game_name = event_type.partition(".")[0]

@@ -66,6 +66,21 @@ def decode_payload(game: str, type_: str, payload: bytes) -> Event:
     return event
 
 
+def decode_payloads(game: str, stored: Sequence[StoredEvent]) -> list[Event]:
+    """``decode_payload`` of each stored event (a stream being folded). Within the call an
+    event is decoded once per distinct type and payload: a match repeats most of its
+    events byte for byte (a seat playing a card, a trick won), and events are frozen."""
+    decoded: dict[tuple[str, bytes], Event] = {}
+    out: list[Event] = []
+    for item in stored:
+        key = (item.type, item.payload)
+        event = decoded.get(key)
+        if event is None:
+            event = decoded[key] = decode_payload(game, item.type, item.payload)
+        out.append(event)
+    return out
+
+
 def all_event_types(game: str) -> Sequence[type[Event]]:
     return tuple(_classes(game).values())
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import operator
 import types
 import typing
+from collections.abc import Callable
 from typing import Any
 
 from tavola.rules.cards import Card, Rank, Suit
@@ -45,25 +47,46 @@ def to_record(obj: Any, type_name: str | None = None) -> pb.Record:
     return pb.Record.FromString(record_bytes(obj, type_name))
 
 
+def embedded(number: int, data: bytes) -> bytes:
+    """Field ``number`` holding a message serialized as ``data``, as protobuf writes it. A
+    message's bytes are its fields' bytes in a row (in any order), so a message can be put
+    together from parts serialized once: an envelope several bots' pushes share."""
+    return _varint(number << 3 | 2) + _varint(len(data)) + data
+
+
 def record_bytes(obj: Any, type_name: str | None = None) -> bytes:
     """``to_record(obj, type_name).SerializeToString(deterministic=True)``, written
     directly: views and events are encoded on every move, and protobuf's constructors cost
     more than the bytes. The wire format is protobuf's own (``common.proto``); the values
     of the closed sets (cards, tiles, enum members, None) are serialized once by protobuf
     itself; ``tests/unit/engine/test_record_bytes.py`` holds it byte for byte."""
-    name = (type_name or type(obj).__name__).encode()
-    parts = [b"\x0a", _varint(len(name)), name] if name else []
-    for prefix, field_name in _fields(type(obj)):
-        value = _value(getattr(obj, field_name))
-        field = prefix + _varint(len(value)) + value
-        parts += (b"\x12", _varint(len(field)), field)
+    plan = _PLANS_OUT.get(type(obj)) or _plan_out(type(obj))
+    if type_name:
+        name = type_name.encode()
+        parts = [b"\x0a", _varint(len(name)), name]
+    else:
+        parts = [plan.header]
+    for prefix, value in zip(plan.prefixes, plan.values(obj), strict=True):
+        encoder = _ENCODERS.get(type(value))
+        data = encoder(value) if encoder is not None else _value(value)
+        size = _varint(len(data))
+        parts += (b"\x12", _varint(len(prefix) + len(size) + len(data)), prefix, size, data)
     return b"".join(parts)
 
 
-# Encoders per type, found once; Value bytes of constants, built once by protobuf.
-_ENCODERS: dict[type, Any] = {}
-_CONSTANTS: dict[tuple[type, Any], bytes] = {}
-_FIELDS: dict[type, tuple[tuple[bytes, str], ...]] = {}
+@dataclasses.dataclass(frozen=True, slots=True)
+class _PlanOut:
+    """How one dataclass is written: its type's name, each field's start, its values."""
+
+    header: bytes
+    prefixes: tuple[bytes, ...]
+    values: Callable[[Any], tuple[Any, ...]]
+
+
+# Encoders per type, found once; Value bytes of constants, built once by protobuf (keyed
+# by plain ints: an enum member's or a card's own hash is far slower than the lookup).
+_ENCODERS: dict[type, Callable[[Any], bytes]] = {}
+_PLANS_OUT: dict[type, _PlanOut] = {}
 _SMALL = [bytes([n]) for n in range(128)]
 
 
@@ -78,25 +101,37 @@ def _varint(n: int) -> bytes:
     return bytes(out)
 
 
-def _fields(cls: type) -> tuple[tuple[bytes, str], ...]:
+def _plan_out(cls: type) -> _PlanOut:
     """Each field's encoded name and the start of its value (Field: name = 1, value = 2)."""
-    found = _FIELDS.get(cls)
-    if found is None:
-        found = _FIELDS[cls] = tuple(
-            (b"\x0a" + _varint(len(f.name.encode())) + f.name.encode() + b"\x12", f.name)
-            for f in dataclasses.fields(cls)
-        )
-    return found
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    name = cls.__name__.encode()
+    # attrgetter answers a tuple only for two names or more
+    values = operator.attrgetter(*names) if len(names) > 1 else _getter(names)
+    plan = _PLANS_OUT[cls] = _PlanOut(
+        header=b"\x0a" + _varint(len(name)) + name if name else b"",
+        prefixes=tuple(b"\x0a" + _varint(len(n.encode())) + n.encode() + b"\x12" for n in names),
+        values=values,
+    )
+    return plan
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    return lambda obj: tuple(getattr(obj, n) for n in names)
 
 
 def _value(value: Any) -> bytes:
     encoder = _ENCODERS.get(type(value))
     if encoder is None:
         encoder = _ENCODERS[type(value)] = _encoder_for(type(value), value)
-    return encoder(value)  # type: ignore[no-any-return]
+    return encoder(value)
+
+
+_INTS = [b"\x08" + _varint(n) for n in range(256)]
 
 
 def _int(value: int) -> bytes:
+    if 0 <= value < 256:
+        return _INTS[value]
     return b"\x08" + _varint(value if value >= 0 else value + (1 << 64))  # int64
 
 
@@ -107,8 +142,10 @@ def _string(value: str) -> bytes:
 
 def _list(value: tuple[Any, ...]) -> bytes:
     parts: list[bytes] = []
+    encoders = _ENCODERS
     for item in value:
-        encoded = _value(item)
+        encoder = encoders.get(type(item))
+        encoded = encoder(item) if encoder is not None else _value(item)
         parts += (b"\x0a", _varint(len(encoded)), encoded)
     items = b"".join(parts)
     return b"\x3a" + _varint(len(items)) + items
@@ -119,28 +156,26 @@ def _record(value: Any) -> bytes:
     return b"\x42" + _varint(len(data)) + data
 
 
-def _encoder_for(cls: type, example: Any) -> Any:
+def _serialized(value: pb.Value) -> bytes:
+    return value.SerializeToString(deterministic=True)
+
+
+def _encoder_for(cls: type, example: Any) -> Callable[[Any], bytes]:
     if example is None:
-        return lambda _: _constant(None, lambda: pb.Value(null_value=True))
+        null = _serialized(pb.Value(null_value=True))
+        return lambda _: null
     if issubclass(cls, bool):
         return lambda value: b"\x18\x01" if value else b"\x18\x00"
     if issubclass(cls, enum.IntEnum):
-        return lambda value: _constant(
-            value,
-            lambda: pb.Value(
-                enum_value=pb.EnumValue(
-                    type=type(value).__name__, name=value.name, number=int(value)
-                )
-            ),
-        )
+        return _enum_encoder()
     if issubclass(cls, int):
         return _int
     if issubclass(cls, str):
         return _string
     if issubclass(cls, Card):
-        return lambda value: _constant(value, lambda: pb.Value(card=card_to_pb(value)))
+        return _card_encoder()
     if issubclass(cls, Tile):
-        return lambda value: _constant(value, lambda: pb.Value(tile=tile_to_pb(value)))
+        return _tile_encoder()
     if issubclass(cls, tuple):
         return _list
     if dataclasses.is_dataclass(cls):
@@ -148,11 +183,50 @@ def _encoder_for(cls: type, example: Any) -> Any:
     raise RecordError(f"unsupported value {example!r} of type {cls.__name__}")
 
 
-def _constant(key: Any, build: Any) -> bytes:
-    found = _CONSTANTS.get((type(key), key))
-    if found is None:
-        found = _CONSTANTS[(type(key), key)] = build().SerializeToString(deterministic=True)
-    return found
+# The closed sets' encoders (one per type): each value's bytes made once, by protobuf.
+
+
+def _enum_encoder() -> Callable[[enum.IntEnum], bytes]:
+    made: dict[int, bytes] = {}
+
+    def encode(value: enum.IntEnum) -> bytes:
+        found = made.get(int(value))
+        if found is None:
+            number = int(value)
+            found = made[number] = _serialized(
+                pb.Value(
+                    enum_value=pb.EnumValue(
+                        type=type(value).__name__, name=value.name, number=number
+                    )
+                )
+            )
+        return found
+
+    return encode
+
+
+def _card_encoder() -> Callable[[Card], bytes]:
+    made: dict[int, bytes] = {}
+
+    def encode(card: Card) -> bytes:
+        found = made.get(card.suit * 16 + card.rank)
+        if found is None:
+            found = made[card.suit * 16 + card.rank] = _serialized(pb.Value(card=card_to_pb(card)))
+        return found
+
+    return encode
+
+
+def _tile_encoder() -> Callable[[Tile], bytes]:
+    made: dict[int, bytes] = {}
+
+    def encode(tile: Tile) -> bytes:
+        found = made.get(tile.high * 8 + tile.low)
+        if found is None:
+            found = made[tile.high * 8 + tile.low] = _serialized(pb.Value(tile=tile_to_pb(tile)))
+        return found
+
+    return encode
 
 
 _HINTS: dict[type, dict[str, Any]] = {}

@@ -287,6 +287,13 @@ class Game(ABC, Generic[S, A]):
         ``None``. Asked only when ``is_over``; applied like ``pause_before_chance``."""
         return None
 
+    def ranked_by_score(self, state: S) -> bool:
+        """Whether the match's final ranks follow its scores, so that a referee's score
+        correction (voiding a hand, adjusting a score) may rank the match again by the
+        corrected scores. A match ranked otherwise (a dominoes series, won by games)
+        answers False: only voiding the whole game applies to it."""
+        return True
+
     def seat_left(self, state: S, seat: int) -> list[Event]:
         """Events when a player leaves for good. Default: none — a bot takes the seat over
         and the rules go on. A game whose rule book says otherwise (Doppelkopf: the game

@@ -135,6 +135,9 @@ def catalogue() -> Mapping[str, Mapping[str, str]]:
     merged: dict[str, Mapping[str, str]] = dict(PLATFORM_MESSAGES)
     merged.update(TRUST_MESSAGES)
     merged.update(REFEREE_MESSAGES)
+    from tavola.leagues.messages import LEAGUE_MESSAGES  # the leagues own their texts
+
+    merged.update(LEAGUE_MESSAGES)
     for game in registry.all_games():
         merged.update(game.messages())
     return merged

@@ -20,6 +20,20 @@ REFEREE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "This match is already void: nothing more can be corrected.",
         "pt": "Esta partida já foi anulada: não há mais nada a corrigir.",
     },
+    "correction.not_by_score": {
+        "en": (
+            "This match is not ranked by its scores (a series is won by games): only voiding "
+            "the whole game can correct it."
+        ),
+        "pt": (
+            "Esta partida não é classificada pela pontuação (uma série se vence por jogos): "
+            "só anular o jogo inteiro pode corrigi-la."
+        ),
+        "pt-PT": (
+            "Esta partida não é classificada pela pontuação (uma série ganha-se por jogos): "
+            "só anular o jogo inteiro a pode corrigir."
+        ),
+    },
     "correction.no_such_hand": {
         "en": "There is no hand {hand}: the match had {hands} hands (numbered from 1).",
         "pt": "Não existe a mão {hand}: a partida teve {hands} mãos (numeradas a partir de 1).",

@@ -68,6 +68,16 @@ TRUST_MESSAGES: dict[str, dict[str, str]] = {
             "a partida acabar)."
         ),
     },
+    "match.duplicate_running": {
+        "en": (
+            "Match {match_id} is a duplicate table: its play is shown to nobody but its own "
+            "players until every table dealt the same cards has ended."
+        ),
+        "pt": (
+            "A partida {match_id} é uma mesa duplicada: o jogo só é mostrado aos próprios "
+            "jogadores até terminarem todas as mesas que receberam as mesmas cartas."
+        ),
+    },
     "table.not_host": {
         "en": "Only the table's host (or an admin) may do this.",
         "pt": "Só o anfitrião da mesa (ou um administrador) pode fazer isso.",

@@ -50,6 +50,7 @@ MAX_METHODS = 256  # distinct (service, method) label pairs; past it, calls coun
 class GrpcMetricsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     def __init__(self) -> None:
         self._methods: set[tuple[str, str]] = set()
+        self._calls: dict[tuple[str, str, str], _Call] = {}  # bounded as the labels are
 
     def _labels(self, full_method: str) -> tuple[str, str]:
         """The method's labels; a guard too, should some handler ever answer any name."""
@@ -69,8 +70,10 @@ class GrpcMetricsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         if handler is None:  # gRPC answers UNIMPLEMENTED itself
             HANDLED.labels(UNKNOWN, UNKNOWN, UNKNOWN, grpc.StatusCode.UNIMPLEMENTED.name).inc()
             return None
-        service, method = self._labels(handler_call_details.method)
-        call = _Call(service, method, _call_type(handler))
+        labels = (*self._labels(handler_call_details.method), _call_type(handler))
+        call = self._calls.get(labels)
+        if call is None:
+            call = self._calls[labels] = _Call(*labels)
         if handler.unary_unary is not None:
             return handler._replace(unary_unary=call.wrap_unary(handler.unary_unary))
         if handler.stream_unary is not None:
@@ -95,18 +98,25 @@ def _call_type(handler: grpc.RpcMethodHandler) -> str:
 
 
 class _Call:
-    """The labels of one method and the wrappers that measure its calls."""
+    """The labels of one method, its series (found once: every call counts), and the
+    wrappers that measure its calls."""
 
     def __init__(self, service: str, method: str, call_type: str) -> None:
         self._labels = (service, method, call_type)
+        self._started = STARTED.labels(*self._labels)
+        self._seconds = HANDLING_SECONDS.labels(*self._labels)
+        self._handled: dict[grpc.StatusCode, Any] = {}
 
     def _begin(self) -> float:
-        STARTED.labels(*self._labels).inc()
+        self._started.inc()
         return time.perf_counter()
 
     def _end(self, started: float, code: grpc.StatusCode) -> None:
-        HANDLING_SECONDS.labels(*self._labels).observe(time.perf_counter() - started)
-        HANDLED.labels(*self._labels, code.name).inc()
+        self._seconds.observe(time.perf_counter() - started)
+        handled = self._handled.get(code)
+        if handled is None:
+            handled = self._handled[code] = HANDLED.labels(*self._labels, code.name)
+        handled.inc()
 
     def wrap_unary(self, behavior: Callable[..., Any]) -> Callable[..., Any]:
         if not inspect.iscoroutinefunction(behavior):

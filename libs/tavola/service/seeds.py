@@ -1,4 +1,5 @@
-"""Match seeds: drawn from a cryptographic source, kept in ``match_secrets``."""
+"""Match seeds: drawn from a cryptographic source, kept in ``match_secrets`` (a deal group's
+one seed in ``deal_groups`` too)."""
 
 from __future__ import annotations
 
@@ -57,3 +58,22 @@ class PostgresSeedVault:
         commitment = fairness.commitment(seed)
         await store_match_secret(self._pool, match_id, seed, commitment, datetime.now(UTC))
         return commitment
+
+    async def create_grouped(self, match_id: str, group: str) -> str:
+        """Store the seed of ``group`` (drawn by its first match) as the match's; returns its
+        commitment, the same for every match of the group."""
+        seed = new_seed()
+        row = await self._pool.fetchrow(
+            "INSERT INTO deal_groups (group_id, seed, commitment, created_at) "
+            "VALUES ($1, $2, $3, $4) ON CONFLICT (group_id) DO UPDATE SET group_id = $1 "
+            "RETURNING seed, commitment",
+            group,
+            seed,
+            fairness.commitment(seed),
+            datetime.now(UTC),
+        )
+        assert row is not None
+        await store_match_secret(
+            self._pool, match_id, row["seed"], row["commitment"], datetime.now(UTC)
+        )
+        return str(row["commitment"])

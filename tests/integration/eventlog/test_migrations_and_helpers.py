@@ -23,7 +23,7 @@ from tavola.eventlog.tracking import load_position, save_position
 
 pytestmark = pytest.mark.integration
 
-TABLES = {"events", "commands", "tracking", "match_secrets", "schema_migrations"}
+TABLES = {"events", "commands", "tracking", "match_secrets", "deal_groups", "schema_migrations"}
 
 
 async def _tables(url: str) -> set[str]:

@@ -145,3 +145,18 @@ def test_the_committed_screenshots_cover_every_game_in_both_languages() -> None:
             rows = shot.rstrip("\n").splitlines()
             assert rows and PREVIEW_MATCH in rows[0]
             check(shot, rows, locale)
+
+
+@pytest.mark.parametrize("locale", ["en", "pt"])
+def test_a_dominoes_series_shows_the_games_each_side_has_won(locale: str) -> None:
+    options = {"mode": "block", "best_of": "3", "target": "10"}
+    shown = [
+        plain(screen_of(scene, locale), 80, 24)
+        for scene in scenes("dominoes", players=2, options=options, locale=locale)
+    ]
+    title = "games won (best of 3)" if locale == "en" else "jogos ganhos (melhor de 3)"
+    assert shown and all(title in text for text in shown)
+    for text in shown:
+        check(text, text.rstrip("\n").splitlines(), locale)
+    later = [t for t in shown if re.search(r"\b1\b", t.split(title)[1].splitlines()[0])]
+    assert later  # a game was won during the series

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from services.bots.app import BotPlayer, BotPorts
 from services.engine.push import BotPush
+from services.engine.queries import view_bytes, view_of
 from support.engine import bot_ports, engine_fixture
 from tavola.bus.subjects import Subjects
-from tavola.protocol.envelopes import SPECTATOR
-from tavola.v1 import game_pb2, internal_pb2
+from tavola.protocol.envelopes import FULL, SPECTATOR, envelopes_for, to_envelope
+from tavola.v1 import events_pb2, game_pb2, internal_pb2
 
 BOTS = (1, 2, 3)
 
@@ -24,7 +25,7 @@ def pushing(fx):  # type: ignore[no-untyped-def]
         sent.append(push)
 
     def view_of(appended, seat):  # type: ignore[no-untyped-def]
-        return fx.engine.current_view(appended.match_id, appended.state, seat, "en", False)
+        return view_bytes(appended.state, seat, "en", blocked=False)
 
     fx.engine.listeners.append(BotPush(publish, Subjects(), view_of))
     return sent
@@ -126,3 +127,24 @@ async def test_every_pushed_event_is_exactly_what_the_seats_own_stream_carries()
         versions = [e.version for e in push.events]
         own = await fx.engine.events_after("m1", push.seat, versions[0] - 1, len(versions))
         assert list(push.events) == own
+
+
+async def test_envelopes_made_once_for_many_viewers_are_each_viewers_own():
+    fx = engine_fixture()
+    await fx.create(game="doppelkopf", options={"timers": "false"})
+    (seat, *_) = (await fx.view("m1", SPECTATOR)).to_act
+    await fx.act("m1", seat, "solo H", command_id="secret-id")  # a secret choice's cause
+    viewers = [FULL, SPECTATOR, 0, 1, 2, 3]
+    for stored in await fx.store.read_stream("match-m1"):
+        made = envelopes_for(stored, viewers, "t1")
+        for viewer, data in zip(viewers, made, strict=True):
+            assert events_pb2.EventEnvelope.FromString(data) == to_envelope(stored, viewer, "t1")
+
+
+async def test_a_pushed_view_is_the_answer_get_view_gives():
+    fx = engine_fixture()
+    await fx.create(bots=BOTS)
+    state = await fx.engine.load("m1")
+    for seat in (SPECTATOR, 0, 1, 2, 3):
+        pushed = game_pb2.GetViewResponse.FromString(view_bytes(state, seat, "en", False))
+        assert pushed == view_of(state, seat, "en", False)

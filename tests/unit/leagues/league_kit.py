@@ -59,13 +59,17 @@ class PaperLeague:
     def start_season(self, divisions: int = 1, promote: int = 0, relegate: int = 0) -> None:
         self.add(decide.start_season(self.league, divisions, promote, relegate, (), ()))
 
-    def play_round(self, rng: random.Random, absent: frozenset[str] = frozenset()) -> int:
+    def play_round(
+        self, rng: random.Random, absent: frozenset[str] = frozenset(), playoff: bool = False
+    ) -> int:
         season = self.league.season
         assert season is not None
         number = max(season.rounds, default=0) + 1
         seed = hashlib.sha256(f"round-{number}-{rng.random()}".encode()).digest()
         self.add(
-            decide.schedule_round(self.league, number, 1000 * number, fairness.commitment(seed))
+            decide.schedule_round(
+                self.league, number, 1000 * number, fairness.commitment(seed), playoff
+            )
         )
         seated = decide.seat_round(self.league, number, seed)
         self.add(*seated)
@@ -96,7 +100,7 @@ class PaperLeague:
         absent: frozenset[str],
     ) -> ResultRecorded:
         k = len(seats)
-        if formats.seat_partners(self.fmt):
+        if formats.head_to_head(self.fmt):
             team = [rng.randrange(300), rng.randrange(300)]
             while team[0] == team[1]:
                 team[1] = rng.randrange(300)

@@ -26,6 +26,10 @@ def test_every_league_command_parses():
         ["league", "register", "L", "--partner", "bia"],
         ["league", "start-season", "L", "--divisions", "2", "--promote", "2", "--relegate", "2"],
         ["league", "schedule", "L", "--at", "+1h", "--every", "7d", "--rounds", "6"],
+        ["league", "schedule", "L", "--at", "+1h", "--playoff"],
+        ["league", "create", "Cup", "spades", "--playoff", "4"],
+        ["league", "create", "Copa", "dominoes", "--partners", "single", "--option", "mode=block"],
+        ["league", "create", "Copa", "dominoes", "--playoff", "2", "--playoff-mode", "across"],
         ["league", "standings", "L", "--division", "2", "--after-round", "3"],
         ["league", "export", "L", "--format", "json", "-o", "season.json"],
         ["league", "round", "L", "2"],
@@ -38,3 +42,14 @@ def test_every_league_command_parses():
 def test_a_bad_time_is_refused_before_any_call():
     with pytest.raises(SystemExit):
         parser().parse_args(["league", "schedule", "L", "--at", "tomorrow"])
+
+
+def test_the_format_flags_reach_the_request():
+    from tavola.cli.league import _format
+
+    argv = "league create Copa dominoes --partners single --playoff 8 --playoff-mode across"
+    args = parser().parse_args(argv.split())
+    fmt = _format(args)
+    assert (fmt.partners, fmt.playoff, fmt.playoff_mode) == ("single", 8, "across")
+    with pytest.raises(SystemExit):  # a bracket is a power of two
+        parser().parse_args(["league", "create", "C", "spades", "--playoff", "6"])

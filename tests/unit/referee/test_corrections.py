@@ -256,3 +256,18 @@ async def test_a_correction_is_answered_by_the_match_s_writer_like_any_command()
     assert method.request_type is audit_pb2.FileCorrectionRequest
     policy = POLICIES["/tavola.v1.AuditService/FileCorrection"]
     assert set(policy.scopes) == {"referee", "admin"}
+
+
+async def test_a_series_is_not_ranked_by_points_so_only_voiding_the_game_corrects_it():
+    """A dominoes series is won by games: re-ranking it by corrected points could put the
+    series' loser first, so a hand's void or a score's adjustment is refused; a void
+    game stands."""
+    fx = await finished("dominoes", 2, {"best_of": "3", "target": "15"})
+    for kind, fields in (("void_hand", {"hand": 1}), ("adjust_score", {"seats": [0], "amount": 5})):
+        with pytest.raises(ServiceError) as caught:
+            await fx.engine.file_correction(request(kind, **fields), REFEREE)
+        assert caught.value.reason.code == "correction.not_by_score"
+        assert caught.value.code == grpc.StatusCode.FAILED_PRECONDITION
+    answer = await fx.engine.file_correction(request("void_game"), REFEREE)
+    assert answer.correction.kind == "void_game"
+    verify(await records_of(fx))

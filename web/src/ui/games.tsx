@@ -303,6 +303,8 @@ export function DealLine(props: { game: string; ctx: GameCtx }): JSX.Element {
         .join(" + ");
       parts.push(t("dominoes.side", { names, score }));
     });
+    const bestOf = num(v["best_of"]) ?? 1;
+    if (bestOf > 1) parts.push(t("dominoes.series", { n: bestOf, won: nums(v["games_won"]).join("–") }));
     const opens = cardOf(v["must_open_with"]);
     if (opens) parts.push(t("dominoes.opens_with", { tile: opens.replace("-", "|") }));
   }

@@ -19,16 +19,17 @@ def teams(ctx: Ctx) -> list[tuple[int, ...]]:
     return [(seat,) for seat in range(ctx.players)]
 
 
+def _who(ctx: Ctx, seats: tuple[int, ...]) -> str:
+    if len(seats) > 1:
+        return ctx.tr("info.side", seats="+".join(map(str, seats)))
+    return ctx.seat(seats[0])
+
+
 def _scores(ctx: Ctx, sides: list[tuple[int, ...]]) -> Text:
     pieces = []
     for side, seats in enumerate(sides):
         score = ctx.int_at("scores", side) or 0
-        who = (
-            ctx.tr("info.side", seats="+".join(map(str, seats)))
-            if len(seats) > 1
-            else ctx.seat(seats[0])
-        )
-        pieces.append(f"{who} {score}")
+        pieces.append(f"{_who(ctx, seats)} {score}")
     line = labelled(ctx.tr("info.scores"), " · ".join(pieces))
     line.append("  " + ctx.tr("info.target", n=ctx.v.get("target", 0)), style="dim")
     return line
@@ -45,6 +46,13 @@ def _info(ctx: Ctx, sides: list[tuple[int, ...]]) -> list[Text]:
         ctx.tr("info.boneyard", n=v.get("boneyard_count", 0)) if mode != "partnership" else None,
     )
     lines = [first, _scores(ctx, sides)]
+    best_of = v.get("best_of") or 1
+    if best_of > 1:  # a series: each side's games won so far
+        won = " · ".join(
+            f"{_who(ctx, seats)} {ctx.int_at('games_won', side) or 0}"
+            for side, seats in enumerate(sides)
+        )
+        lines.append(labelled(ctx.tr("info.series", n=best_of), won))
     must = v.get("must_open_with")
     if isinstance(must, Tile):
         opening = Text(ctx.tr("info.open_with") + " ", style="cyan")

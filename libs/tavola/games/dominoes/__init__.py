@@ -12,6 +12,14 @@ Phases: ``deal`` (chance ``deal/n``: a shuffle of the 28 tiles) → ``play`` →
 the next player counter-clockwise after the previous opener (``opener=winner_opens``: the
 previous hand's winner), any tile.
 
+A series (``best_of`` 3 or 5; default 1, one game): each game is played to ``target``;
+the side that first wins ``best_of // 2 + 1`` games wins the match. Scores restart at 0 for
+each game (the game-winning ``HandScored`` still shows the game's final score; no event of
+its own marks a game's end), hands go on being numbered across games, and the first hand
+of a later game is opened like any later hand (it is not a first hand: no 6-6 or highest
+double rule). ``MatchEnded.scores`` is then the games won; the standings carry each side's
+points of the whole series and rank by games won first.
+
 Action encoding (stable): ``"6-4"`` lays tile 6-4 (high number first) where it fits;
 ``"6-4 L"`` / ``"6-4 R"`` lay it on the left / right end and are the only legal codes when
 the tile shows both ends and they differ (the two placements give different lines). With
@@ -19,7 +27,8 @@ equal ends, or a tile fitting one end, only the bare code is legal (with equal e
 on the right end). The opening tile is laid high number on the left. ``"pass"`` decodes but
 is never legal: passes and draws are automatic, explicit events.
 
-Options: ``mode``, ``target`` (50), and the house rules ``opener``
+Options: ``mode``, ``target`` (50), ``best_of`` (1 | 3 | 5; an even number is refused with
+``dominoes.best_of``, one out of 1..5 with ``options.invalid``), and the house rules ``opener``
 (``next_counterclockwise`` | ``winner_opens``), ``blocked_tie`` (``blocker_loses`` |
 ``nobody_scores`` | ``lowest_single_hand``), ``carroca_bonus``, ``la_e_lo_bonus`` and
 ``cruzada_bonus`` (-1: the sum of the other two); turn timers ``timers`` and

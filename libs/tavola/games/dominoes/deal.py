@@ -8,6 +8,8 @@ one, positions 14..27 form the boneyard, drawn from position 14 onwards.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from tavola.games.dominoes.events import (
     BoneyardFormed,
     HandDealt,
@@ -16,15 +18,23 @@ from tavola.games.dominoes.events import (
 )
 from tavola.games.dominoes.state import DominoesState, next_seat
 from tavola.rules.interface import ChanceRequest, Event
-from tavola.rules.tiles import Tile, double_six_set
+from tavola.rules.tiles import Tile, double_six_set, index_of
 
 TILES = double_six_set()
+_ORDER = list(range(len(TILES)))
 HAND_SIZE = 7
 DOUBLE_SIX = Tile(6, 6)
+_DOUBLES = frozenset(t.index for t in TILES if t.is_double)
 
 
 def deal_request(state: DominoesState) -> ChanceRequest:
-    return ChanceRequest(f"deal/{state.hand + 1}", "shuffle", len(TILES))
+    return _request(state.hand + 1)
+
+
+@lru_cache(maxsize=64)
+def _request(number: int) -> ChanceRequest:
+    """The shuffle of hand ``number`` (a value: one object per hand number will do)."""
+    return ChanceRequest(f"deal/{number}", "shuffle", len(TILES))
 
 
 def weight(tile: Tile) -> tuple[int, int]:
@@ -32,16 +42,19 @@ def weight(tile: Tile) -> tuple[int, int]:
     return (tile.pips, tile.high)
 
 
+_WEIGHTS = tuple(map(weight, TILES))  # by tile index
+
+
 def deal_events(state: DominoesState, permutation: tuple[int, ...]) -> list[Event]:
-    if sorted(permutation) != list(range(len(TILES))):
+    if sorted(permutation) != _ORDER:
         raise ValueError("a deal needs a permutation of the 28 tiles")
     n = state.players
+    tile = TILES.__getitem__
     # the set is in tile order, so a hand sorted by tile is its sorted set indices
     hands = [
-        tuple(TILES[i] for i in sorted(permutation[HAND_SIZE * s : HAND_SIZE * (s + 1)]))
-        for s in range(n)
+        tuple(map(tile, sorted(permutation[HAND_SIZE * s : HAND_SIZE * (s + 1)]))) for s in range(n)
     ]
-    boneyard = tuple(TILES[i] for i in permutation[HAND_SIZE * n :])
+    boneyard = tuple(map(tile, permutation[HAND_SIZE * n :]))
     number = state.hand + 1
     opener, rule = choose_opener(state, hands)
     events: list[Event] = [
@@ -66,13 +79,13 @@ def choose_opener(state: DominoesState, hands: list[tuple[Tile, ...]]) -> tuple[
 
 
 def _first_opener(state: DominoesState, hands: list[tuple[Tile, ...]]) -> tuple[int, OpeningRule]:
-    holder = {tile: seat for seat, hand in enumerate(hands) for tile in hand}
+    holder = {index_of(tile): seat for seat, hand in enumerate(hands) for tile in hand}
     if state.options.mode == "partnership":
-        return holder[DOUBLE_SIX], OpeningRule.DOUBLE_SIX
-    doubles = [tile for tile in holder if tile.is_double]
+        return holder[DOUBLE_SIX.index], OpeningRule.DOUBLE_SIX
+    doubles = [index for index in holder if index in _DOUBLES]  # set order: by number
     if doubles:
         return holder[max(doubles)], OpeningRule.HIGHEST_DOUBLE
-    return holder[max(holder, key=weight)], OpeningRule.HEAVIEST_TILE
+    return holder[max(holder, key=_WEIGHTS.__getitem__)], OpeningRule.HEAVIEST_TILE
 
 
 def required_opening(state: DominoesState) -> Tile | None:

@@ -6,7 +6,7 @@ the order of the face-down boneyard, kept for the audit). Everything else is pub
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import IntEnum
 
 from tavola.games.dominoes.line import End
@@ -83,6 +83,26 @@ class TilePlayed(Event):
     right_end: int
 
 
+_TILE_PLAYED_SLOTS = tuple(getattr(TilePlayed, field.name).__set__ for field in fields(TilePlayed))
+
+
+def tile_played(
+    hand: int, seat: int, tile: Tile, end: End | None, left_end: int, right_end: int
+) -> TilePlayed:
+    """``TilePlayed(hand, seat, tile, end, left_end, right_end)``, filled slot by slot as
+    its generated ``__init__`` does, without going through ``object.__setattr__`` per
+    field: the rules decide one per tile laid, the hottest event of every playout."""
+    event: TilePlayed = object.__new__(TilePlayed)
+    set_hand, set_seat, set_tile, set_end, set_left, set_right = _TILE_PLAYED_SLOTS
+    set_hand(event, hand)
+    set_seat(event, seat)
+    set_tile(event, tile)
+    set_end(event, end)
+    set_left(event, left_end)
+    set_right(event, right_end)
+    return event
+
+
 @dataclass(frozen=True, slots=True)
 class TileDrawn(Event):
     """Draw mode: the tile a seat took from the boneyard; seen by that seat only."""
@@ -149,7 +169,9 @@ class HandScored(Event):
     """The itemised result of a hand. Sides: seat % 2 (one against one: each seat).
 
     ``points = base_points + bonus_points`` goes to ``winner_side`` (``None``: a blocked
-    tie under ``nobody_scores``); ``scores`` are the sides' match totals after it.
+    tie under ``nobody_scores``); ``scores`` are the sides' totals of the game after it
+    (the match's, with ``best_of`` 1). Scores reaching the target win the game: in a
+    series, the next game starts from 0 (there is no event of its own for that).
     """
 
     hand: int
@@ -169,7 +191,11 @@ class HandScored(Event):
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
-    """A side reached the target after a hand."""
+    """A side won the match: it reached the target after a hand (in a series, winning
+    the last game it needed). The scores are the points per side; in a series, the games
+    won per side.
+
+    A series' points of each game are in that game's last ``HandScored``."""
 
     winner_side: int
     winners: tuple[int, ...]

@@ -29,6 +29,7 @@ from tavola.games.dominoes.state import (
     DominoesOptions,
     DominoesState,
     evolve,
+    match_points,
     side_of,
 )
 from tavola.games.dominoes.timers import TIMERS, decision
@@ -42,15 +43,16 @@ from tavola.rules.interface import (
     OptionSpec,
     OptionValue,
     SeatScore,
-    rank_scores,
 )
 from tavola.rules.tiles import Tile
 
+BEST_OF = (1, 3, 5)  # the match: one game, or a series of 3 or 5 games
 _OPTIONS = (
     OptionSpec(
         "mode", "choice", "partnership", "dominoes.option.mode", choices=MODES, house_rule=False
     ),
     OptionSpec("target", "int", 50, "dominoes.option.target", minimum=1, maximum=1000),
+    OptionSpec("best_of", "int", 1, "dominoes.option.best_of", minimum=1, maximum=BEST_OF[-1]),
     OptionSpec(
         "opener",
         "choice",
@@ -87,6 +89,8 @@ _EVENTS = (
     MatchEnded,
 )
 _ACTION_SUFFIX = {"": None, "L": End.LEFT, "R": End.RIGHT}
+_NOBODY: frozenset[int] = frozenset()
+_SEAT = tuple(frozenset((seat,)) for seat in range(4))
 
 
 class Dominoes(Game[DominoesState, DominoesAction]):
@@ -108,7 +112,8 @@ class Dominoes(Game[DominoesState, DominoesAction]):
 
     def initial_state(self, players: int, options: Mapping[str, OptionValue]) -> DominoesState:
         """Without an explicit ``mode``, two players play ``block``; an explicit mode must
-        match the player count (partnership: 4, block and draw: 2)."""
+        match the player count (partnership: 4, block and draw: 2). ``best_of`` is 1, 3
+        or 5 (an even number: ``dominoes.best_of``)."""
         if players not in (2, 4):
             raise IllegalAction(Reason.of("dominoes.players", players=players))
         values = self.parse_options(options)
@@ -124,6 +129,8 @@ class Dominoes(Game[DominoesState, DominoesAction]):
                     players=players,
                 )
             )
+        if values["best_of"] not in BEST_OF:
+            raise IllegalAction(Reason.of("dominoes.best_of", best_of=values["best_of"]))
         rest, clock = TIMERS.split(values)
         opts = DominoesOptions(**rest, clock=clock)  # type: ignore[arg-type]
         return DominoesState(players=players, options=opts)
@@ -137,11 +144,15 @@ class Dominoes(Game[DominoesState, DominoesAction]):
     def resolve_chance(
         self, state: DominoesState, request: ChanceRequest, outcome: tuple[int, ...]
     ) -> list[Event]:
-        if request != self.chance(state):
+        expected = self.chance(state)
+        if request is not expected and request != expected:
             raise ValueError(f"unexpected chance request {request}")
         return deal_events(state, outcome)
 
     def evolve(self, state: DominoesState, event: Event) -> DominoesState:
+        memo = state.memo  # the rules folded this very event already (``state.advance``)
+        if memo is not None and memo[0] is event:
+            return memo[1]
         return evolve(state, event)
 
     # ----- turns and legality ----------------------------------------------------------
@@ -153,9 +164,10 @@ class Dominoes(Game[DominoesState, DominoesAction]):
         return state.options.clock.seconds(decision(state, seat))
 
     def to_act(self, state: DominoesState) -> frozenset[int]:
-        if state.phase != "play" or state.turn is None:
-            return frozenset()
-        return frozenset((state.turn,))
+        turn = state.turn
+        if turn is None or state.phase != "play":
+            return _NOBODY
+        return _SEAT[turn]
 
     def legal_actions(self, state: DominoesState, seat: int) -> Sequence[DominoesAction]:
         if state.phase != "play" or seat != state.turn:
@@ -196,16 +208,24 @@ class Dominoes(Game[DominoesState, DominoesAction]):
         return view_of(state, seat)
 
     def standings(self, state: DominoesState) -> tuple[SeatScore, ...]:
-        """Each seat carries its side's score (partners share it); ranks are by side, so
-        the losing partners are both second."""
-        side_ranks = rank_scores(state.scores)
+        """Each seat carries its side's points in the match (partners share them; a
+        series: every game's points added up); sides rank by games won, then by those
+        points, so a series is won by games and the losing partners are both second.
+        With ``best_of`` 1 that is the one game's score and its ranking."""
+        points = match_points(state)
+        keys = [(games, points[side]) for side, games in enumerate(state.games_won)]
+        ranks = [1 + sum(other > key for other in keys) for key in keys]
         return tuple(
-            SeatScore(seat, state.scores[side_of(seat)], side_ranks[side_of(seat)].rank)
+            SeatScore(seat, points[side_of(seat)], ranks[side_of(seat)])
             for seat in range(state.players)
         )
 
     def is_over(self, state: DominoesState) -> bool:
         return state.phase == "over"
+
+    def ranked_by_score(self, state: DominoesState) -> bool:
+        """A series (``best_of`` > 1) is ranked by games won, not by its points."""
+        return state.options.best_of == 1
 
     # ----- encoding ----------------------------------------------------------------------
     def encode_action(self, action: DominoesAction) -> str:

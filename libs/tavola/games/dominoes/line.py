@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from tavola.rules.tiles import Tile
+from tavola.rules.tiles import Tile, double_six_set
 
 Ends = tuple[int, int]
 
@@ -73,14 +73,25 @@ def resolve_end(tile: Tile, ends: Ends, end: End | None) -> End:
     return End.RIGHT if tile.has(ends[1]) else End.LEFT
 
 
+_ORIENTED = {
+    (t.high, t.low, left): PlacedTile(t, left, t.high + t.low - left)
+    for t in double_six_set()
+    for left in {t.high, t.low}
+}
+"""Every tile of the set laid either way round, by (high, low, left): a placed tile is a
+value, so the line shares these instead of building one per play."""
+
+
 def place(
     line: tuple[PlacedTile, ...], ends: Ends | None, tile: Tile, end: End | None
 ) -> tuple[tuple[PlacedTile, ...], Ends]:
     """The line and ends after laying ``tile`` (``end`` as resolved by :func:`resolve_end`)."""
+    high, low = tile.high, tile.low
     if ends is None:
-        return (PlacedTile(tile, tile.high, tile.low),), (tile.high, tile.low)
+        return (_ORIENTED[high, low, high],), (high, low)
     if end is End.LEFT:
         other = tile.other_end(ends[0])
-        return (PlacedTile(tile, other, ends[0]), *line), (other, ends[1])
-    other = tile.other_end(ends[1])
-    return (*line, PlacedTile(tile, ends[1], other)), (ends[0], other)
+        return (_ORIENTED[high, low, other], *line), (other, ends[1])
+    right = ends[1]
+    other = tile.other_end(right)
+    return (*line, _ORIENTED[high, low, right]), (ends[0], other)

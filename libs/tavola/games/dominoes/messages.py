@@ -1,4 +1,5 @@
-"""Dominoes message catalogue (English and Brazilian Portuguese)."""
+"""Dominoes message catalogue: English, Brazilian Portuguese ("pt") and, where it differs,
+the European form ("pt-PT")."""
 
 from tavola.games.dominoes.timers import TIMERS
 
@@ -41,6 +42,11 @@ MESSAGES = {
     "dominoes.mode_players": {
         "en": "The {mode} mode needs {needed} players, not {players}.",
         "pt": "O modo {mode} precisa de {needed} jogadores, não de {players}.",
+    },
+    "dominoes.best_of": {
+        "en": "A match is one game or the best of 3 or 5 games, not of {best_of}.",
+        "pt": "A partida é de um jogo ou em melhor de 3 ou de 5 jogos, não de {best_of}.",
+        "pt-PT": "A partida é de um jogo ou à melhor de 3 ou de 5 jogos, não de {best_of}.",
     },
     # ----- automatic moves ----------------------------------------------------------------
     "dominoes.auto.heaviest_tile": {
@@ -145,8 +151,17 @@ MESSAGES = {
     "dominoes.mode.block": {"en": "One against one (block)", "pt": "Um contra um (sem compra)"},
     "dominoes.mode.draw": {"en": "One against one (draw)", "pt": "Um contra um (comprando)"},
     "dominoes.option.target": {
-        "en": "Points to win the match.",
-        "pt": "Pontos para vencer a partida.",
+        "en": "Points to win a game (the match, unless it is a best of 3 or 5).",
+        "pt": "Pontos para vencer um jogo (a partida, se ela não for em melhor de 3 ou de 5).",
+        "pt-PT": "Pontos para ganhar um jogo (a partida, se esta não for à melhor de 3 ou de 5).",
+    },
+    "dominoes.option.best_of": {
+        "en": "Games in the match: one, or the best of 3 or 5 (each game to the target, "
+        "from 0 points).",
+        "pt": "Jogos da partida: um, ou melhor de 3 ou de 5 (cada jogo até a meta de pontos, "
+        "começando do zero).",
+        "pt-PT": "Jogos da partida: um, ou à melhor de 3 ou de 5 (cada jogo até aos pontos da "
+        "meta, a começar do zero).",
     },
     "dominoes.option.opener": {
         "en": "Who opens the next hand.",

@@ -16,12 +16,13 @@ from tavola.games.dominoes.events import (
     TileDrawn,
     TilePlayed,
     TilesShown,
+    tile_played,
 )
-from tavola.games.dominoes.line import End, placements, resolve_end
+from tavola.games.dominoes.line import End, placements
 from tavola.games.dominoes.scoring import (
     HandResult,
     last_tile_bonus,
-    pips_of,
+    mask_pips,
     score_blocked,
     score_domino,
 )
@@ -52,7 +53,7 @@ def legal_plays(state: DominoesState, seat: int) -> tuple[Play, ...]:
     if state.ends is None:
         required = required_opening(state)
         hand = state.hands[seat] if required is None else (required,)
-        return tuple(Play(tile) for tile in hand)
+        return tuple(PLAYS[index_of(tile)] for tile in hand)
     a, b = state.ends
     fitting = state.masks[seat] & (SHOWING[a] | SHOWING[b])
     if not fitting:
@@ -123,30 +124,35 @@ def _opening_reason(state: DominoesState, tile: Tile, end: End | None) -> Reason
 
 # ----- consequences of a play ---------------------------------------------------------------
 def play_events(state: DominoesState, seat: int, action: Play) -> list[Event]:
+    """The play and what follows, each event folded as it is decided (``advance``)."""
     tile = action.tile
     ends_before = state.ends
-    end = None if ends_before is None else resolve_end(tile, ends_before, action.end)
-    after = state
-    events: list[Event] = []
-    after = _emit(after, events, _played(state, seat, tile, end))
+    played = _played(state, seat, tile, action.end)
+    events: list[Event] = [played]
+    after = advance(state, played)
     if not after.masks[seat]:
         bonus = Bonus.NONE if ends_before is None else last_tile_bonus(tile, ends_before)
         after = _emit(after, events, PlayerWentOut(state.hand, seat, tile, bonus))
         seat_pips = _seat_pips(after)
         result = score_domino(after.options, seat, bonus, seat_pips)
-        return events + end_of_hand(after, result, blocker=None)
+        return events + end_of_hand(after, result, None, seat_pips)
+    if after.masks[(seat - 1) % state.players] & (
+        SHOWING[played.left_end] | SHOWING[played.right_end]
+    ):
+        return events  # the next seat has a tile that fits: its turn (the common case)
     return events + _next_turn(after, seat)
 
 
-def _played(state: DominoesState, seat: int, tile: Tile, end: End | None) -> TilePlayed:
+def _played(state: DominoesState, seat: int, tile: Tile, chosen: End | None) -> TilePlayed:
+    """The ``TilePlayed`` of a legal play (the end resolved as by ``resolve_end``)."""
     ends = state.ends
+    high, low = tile.high, tile.low
     if ends is None:
-        left, right = tile.high, tile.low
-    elif end is End.LEFT:
-        left, right = tile.other_end(ends[0]), ends[1]
-    else:
-        left, right = ends[0], tile.other_end(ends[1])
-    return TilePlayed(state.hand, seat, tile, end, left, right)
+        return tile_played(state.hand, seat, tile, None, high, low)
+    left, right = ends
+    if chosen is End.LEFT or (chosen is None and right != high and right != low):
+        return tile_played(state.hand, seat, tile, End.LEFT, tile.other_end(left), right)
+    return tile_played(state.hand, seat, tile, End.RIGHT, left, tile.other_end(right))
 
 
 def _emit(state: DominoesState, events: list[Event], event: Event) -> DominoesState:
@@ -157,28 +163,36 @@ def _emit(state: DominoesState, events: list[Event], event: Event) -> DominoesSt
 def is_blocked(state: DominoesState) -> bool:
     if state.options.mode == "draw" and len(state.boneyard) > BONEYARD_KEPT:
         return False
-    return not any(can_play(state, seat) for seat in range(state.players))
+    ends = state.ends
+    if ends is None:
+        return not any(state.hands)
+    return not any(map((SHOWING[ends[0]] | SHOWING[ends[1]]).__and__, state.masks))
 
 
 def _next_turn(state: DominoesState, played_by: int) -> list[Event]:
-    """Forced draws and passes until a seat can play, or the hand is blocked."""
+    """Forced draws and passes until a seat can play, or the hand is blocked (after a
+    play: the line has two ends, which draws and passes leave as they are)."""
     events: list[Event] = []
+    assert state.ends is not None
+    left, right = state.ends
+    showing = SHOWING[left] | SHOWING[right]
+    draws = state.options.mode == "draw"
     current = next_seat(state, played_by)
     while True:
-        if can_play(state, current):
+        if state.masks[current] & showing:
             return events
         if is_blocked(state):
             blocker = state.last_player
-            assert blocker is not None and state.ends is not None
-            left, right = state.ends
+            assert blocker is not None
             state = _emit(state, events, HandBlocked(state.hand, blocker, left, right))
-            result = score_blocked(state.options, blocker, _seat_pips(state))
-            return events + end_of_hand(state, result, blocker=blocker)
-        state = _draw_until_fit(state, current, events)
-        if can_play(state, current):
-            return events
-        assert state.ends is not None
-        state = _emit(state, events, Passed(state.hand, current, *state.ends))
+            seat_pips = _seat_pips(state)
+            result = score_blocked(state.options, blocker, seat_pips)
+            return events + end_of_hand(state, result, blocker, seat_pips)
+        if draws:
+            state = _draw_until_fit(state, current, events)
+            if state.masks[current] & showing:
+                return events
+        state = _emit(state, events, Passed(state.hand, current, left, right))
         current = next_seat(state, current)
 
 
@@ -196,13 +210,20 @@ def _draw_until_fit(state: DominoesState, seat: int, events: list[Event]) -> Dom
 
 
 def _seat_pips(state: DominoesState) -> tuple[int, ...]:
-    return tuple(pips_of(hand) for hand in state.hands)
+    """The pips left in each hand (``pips_of`` each hand, from the tiles' bits)."""
+    return tuple(map(mask_pips, state.masks))
 
 
 # ----- end of a hand -------------------------------------------------------------------------
-def end_of_hand(state: DominoesState, result: HandResult, blocker: int | None) -> list[Event]:
+def end_of_hand(
+    state: DominoesState, result: HandResult, blocker: int | None, seat_pips: tuple[int, ...]
+) -> list[Event]:
+    """The tiles shown, the hand's score and, when a side has won the match, its end
+    (``seat_pips``: the pips left in each hand)."""
+    hand = state.hand
     events: list[Event] = [
-        TilesShown(state.hand, seat, hand, pips_of(hand)) for seat, hand in enumerate(state.hands)
+        TilesShown(hand, seat, tiles, pips)
+        for seat, (tiles, pips) in enumerate(zip(state.hands, seat_pips, strict=True))
     ]
     scores = list(state.scores)
     if result.winner_side is not None:
@@ -215,7 +236,7 @@ def end_of_hand(state: DominoesState, result: HandResult, blocker: int | None) -
             winner_seat=result.winner_seat,
             blocker=blocker,
             tied=result.tied,
-            seat_pips=_seat_pips(state),
+            seat_pips=seat_pips,
             side_pips=result.side_pips,
             base_points=result.base_points,
             bonus=result.bonus,
@@ -224,9 +245,14 @@ def end_of_hand(state: DominoesState, result: HandResult, blocker: int | None) -
             scores=tuple(scores),
         )
     )
+    options = state.options
     best = max(scores)
-    if best >= state.options.target:
+    if best >= options.target:  # the side wins the game, and maybe the match
         side = scores.index(best)
-        winners = tuple(s for s in range(state.players) if side_of(s) == side)
-        events.append(MatchEnded(side, winners, tuple(scores)))
+        games = list(state.games_won)
+        games[side] += 1
+        if games[side] >= options.games_needed:
+            winners = tuple(s for s in range(state.players) if side_of(s) == side)
+            final = scores if options.best_of == 1 else games
+            events.append(MatchEnded(side, winners, tuple(final)))
     return events

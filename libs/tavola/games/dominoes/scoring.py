@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from tavola.games.dominoes.events import Bonus, Ending
 from tavola.games.dominoes.line import Ends
 from tavola.games.dominoes.state import DominoesOptions, side_of
-from tavola.rules.tiles import Tile
+from tavola.rules.tiles import Tile, double_six_set
 
 SIDES = 2
 
@@ -41,11 +41,30 @@ def pips_of(hand: Sequence[Tile]) -> int:
     return sum(tile.pips for tile in hand)
 
 
+_CHUNK = 7  # the set's 28 bits, read 7 at a time
+_CHUNK_PIPS = tuple(
+    tuple(
+        sum(t.pips for i, t in enumerate(double_six_set()[at : at + _CHUNK]) if bits >> i & 1)
+        for bits in range(1 << _CHUNK)
+    )
+    for at in range(0, 28, _CHUNK)
+)
+
+
+def mask_pips(mask: int) -> int:
+    """``pips_of`` the tiles of a mask (bit ``tile.index`` per tile), by table."""
+    first, second, third, fourth = _CHUNK_PIPS
+    return (
+        first[mask & 127]
+        + second[mask >> 7 & 127]
+        + third[mask >> 14 & 127]
+        + fourth[mask >> 21 & 127]
+    )
+
+
 def sides_pips(seat_pips: Sequence[int]) -> tuple[int, ...]:
-    totals = [0] * SIDES
-    for seat, pips in enumerate(seat_pips):
-        totals[side_of(seat)] += pips
-    return tuple(totals)
+    """Per side (``side_of``: seat % 2), the pips of its seats."""
+    return (sum(seat_pips[0::SIDES]), sum(seat_pips[1::SIDES]))
 
 
 def last_tile_bonus(tile: Tile, ends: Ends) -> Bonus:
@@ -109,6 +128,8 @@ def blocked_winner(side: int, blocker: int, seat_pips: Sequence[int]) -> int:
     winning side's player with the fewest pips; ties go to the first such player
     counter-clockwise from the blocker (the blocker included)."""
     n = len(seat_pips)
+    if n == SIDES:  # one against one: the side is its one player
+        return side
     order = [(blocker - step) % n for step in range(n)]
     members = [seat for seat in order if side_of(seat) == side]
     return min(members, key=lambda seat: seat_pips[seat])

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import lt
+from operator import add, lt
 from typing import Any, Literal
 
 from tavola.games.dominoes.events import (
@@ -52,6 +52,7 @@ BONEYARD_KEPT = 2  # draw mode: the last two tiles are never drawn
 class DominoesOptions:
     mode: str = "partnership"
     target: int = 50
+    best_of: int = 1  # games in the match: 1, or a series of 3 or 5 played to ``target`` each
     opener: str = "next_counterclockwise"
     blocked_tie: str = "blocker_loses"
     carroca_bonus: int = 0
@@ -69,6 +70,11 @@ class DominoesOptions:
                 return self.carroca_bonus + self.la_e_lo_bonus
             return self.cruzada_bonus
         return 0
+
+    @property
+    def games_needed(self) -> int:
+        """Games a side must win to win the match (1 of 1, 2 of 3, 3 of 5)."""
+        return self.best_of // 2 + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +101,9 @@ class DominoesState:
     turn: int | None = None
     last_player: int | None = None
     passes: tuple[PassRecord, ...] = ()
-    scores: tuple[int, ...] = (0, 0)
+    scores: tuple[int, ...] = (0, 0)  # the current game's points per side
+    games_won: tuple[int, ...] = (0, 0)  # per side, in the match (a series: best_of > 1)
+    past_points: tuple[int, ...] = (0, 0)  # per side: the points of the series' earlier games
     last_winner: int | None = None
     hands_played: int = 0
     winner_side: int | None = None
@@ -147,6 +155,8 @@ def copy(s: DominoesState) -> DominoesState:
     new.last_player = s.last_player
     new.passes = s.passes
     new.scores = s.scores
+    new.games_won = s.games_won
+    new.past_points = s.past_points
     new.last_winner = s.last_winner
     new.hands_played = s.hands_played
     new.winner_side = s.winner_side
@@ -166,6 +176,11 @@ def side_of(seat: int) -> int:
     return seat % 2
 
 
+def match_points(state: DominoesState) -> tuple[int, ...]:
+    """Each side's points in the whole match: every game of a series added up."""
+    return tuple(map(add, state.past_points, state.scores))
+
+
 def evolve(state: DominoesState, event: Event) -> DominoesState:
     memo = state.memo
     if memo is not None and memo[0] is event:
@@ -177,8 +192,9 @@ def evolve(state: DominoesState, event: Event) -> DominoesState:
 
 
 def advance(state: DominoesState, event: Event) -> DominoesState:
-    """``evolve``, remembered by ``state`` (see the module docstring)."""
-    after = evolve(state, event)
+    """``evolve`` of an event the rules just decided, remembered by ``state`` (see the
+    module docstring)."""
+    after: DominoesState = _EVOLVE[type(event)](state, event)
     state.memo = (event, after)
     return after
 
@@ -269,12 +285,23 @@ def _hand_over(state: DominoesState, event: Event) -> DominoesState:
 
 
 def _hand_scored(state: DominoesState, event: HandScored) -> DominoesState:
+    """A side reaching the target wins the game; the match ends when a side has won
+    ``games_needed`` games, else (a series) the next game starts from 0 points."""
     new = copy(state)
-    new.scores = event.scores
+    new.scores = scores = event.scores
     new.last_winner = event.winner_seat
     new.hands_played = state.hands_played + 1
-    new.phase = "over" if max(event.scores) >= state.options.target else "deal"
+    new.phase = "deal"
     new.turn = None
+    best = max(scores)
+    if best >= state.options.target:
+        side = scores.index(best)
+        new.games_won = games = _put(state.games_won, side, state.games_won[side] + 1)
+        if games[side] >= state.options.games_needed:
+            new.phase = "over"
+        else:
+            new.past_points = tuple(map(add, state.past_points, scores))
+            new.scores = (0,) * len(scores)
     return new
 
 

@@ -29,9 +29,11 @@ class DominoesView:
     boneyard_count: int
     passes: tuple[PassRecord, ...]
     last_player: int | None
-    scores: tuple[int, ...]  # per side: seat % 2
+    scores: tuple[int, ...]  # per side: seat % 2, in the current game
     target: int
     winner_side: int | None
+    best_of: int  # 1: one game; 3 or 5: a series of games, each to the target
+    games_won: tuple[int, ...]  # per side, in the match (a series' score)
 
 
 def view_of(state: DominoesState, seat: int | None) -> DominoesView:
@@ -58,4 +60,6 @@ def view_of(state: DominoesState, seat: int | None) -> DominoesView:
         scores=state.scores,
         target=state.options.target,
         winner_side=state.winner_side,
+        best_of=state.options.best_of,
+        games_won=state.games_won,
     )

@@ -21,7 +21,10 @@ from tavola.games.spades.events import (
 )
 from tavola.games.spades.messages import MESSAGES
 from tavola.games.spades.play import (
+    SIDE_MASK,
     SPADE,
+    SUIT_MASKS,
+    SUIT_PLAYS,
     card_reason,
     legal_mask,
     plays_in,
@@ -29,9 +32,9 @@ from tavola.games.spades.play import (
     plays_of_suit,
 )
 from tavola.games.spades.scoring import match_outcome, settle_hand, team_of
-from tavola.games.spades.state import SEATS, SpadesOptions, SpadesState
+from tavola.games.spades.state import SEATS, SpadesOptions, SpadesState, copy
 from tavola.games.spades.timers import TIMERS, decision
-from tavola.games.spades.transitions import EVOLVE, TRICKS_PER_HAND, card_played
+from tavola.games.spades.transitions import TRICKS_PER_HAND, game_evolve
 from tavola.games.spades.views import SpadesView, build_view, safe_card_for
 from tavola.rules.cards import (
     Card,
@@ -55,6 +58,11 @@ from tavola.rules.interface import (
 DECK = standard_deck()
 ALL_BIDS = tuple(Bid(n) for n in range(MAX_BID + 1))
 ON_TURN = tuple(frozenset((seat,)) for seat in range(SEATS))
+NOBODY: frozenset[int] = frozenset()
+# events are values: the common ones built once, by seat and card index (or bid)
+CARDS_PLAYED = tuple(tuple(CardPlayed(seat, c) for c in DECK) for seat in range(SEATS))
+BIDS_MADE = tuple(tuple(BidMade(seat, n) for n in range(MAX_BID + 1)) for seat in range(SEATS))
+FIRST_SPADE = SPADE * 13  # the index of the lowest spade
 
 
 class Spades(TrickGame[SpadesState, SpadesAction]):
@@ -90,6 +98,17 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
     def initial_state(self, players: int, options: Mapping[str, OptionValue]) -> SpadesState:
         if players != SEATS:
             raise IllegalAction(Reason.of("spades.players", players=players))
+        if not options:  # the default table, built once (a copy each time: states are values)
+            if self._default is None:
+                self._default = self._initial(options)
+            state = copy(self._default)
+            state.allowed = 0  # (as ``__init__`` leaves it)
+            return state
+        return self._initial(options)
+
+    _default: SpadesState | None = None
+
+    def _initial(self, options: Mapping[str, OptionValue]) -> SpadesState:
         rest, clock = TIMERS.split(self.parse_options(options))
         return SpadesState(options=SpadesOptions(**rest, clock=clock))  # type: ignore[arg-type]
 
@@ -97,9 +116,12 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
         return SEATS
 
     def chance(self, state: SpadesState) -> ChanceRequest | None:
-        if state.phase == "draw_dealer":
+        phase = state.phase
+        if phase == "play" or phase == "bidding":  # (most often asked)
+            return None
+        if phase == "draw_dealer":
             return ChanceRequest("first-dealer", "draw", SEATS)
-        if state.phase == "deal":
+        if phase == "deal":
             return ChanceRequest(f"deal/{state.hand + 1}", "shuffle", 52)
         return None
 
@@ -117,13 +139,7 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
         events += [HandDealt(number, seat, cards) for seat, cards in enumerate(hands)]
         return events
 
-    def evolve(self, state: SpadesState, event: Event) -> SpadesState:
-        if type(event) is CardPlayed:  # three events in four
-            return card_played(state, event)
-        handler = EVOLVE.get(type(event))
-        if handler is None:
-            raise TypeError(f"not a Spades event: {event!r}")
-        return handler(state, event)
+    evolve = game_evolve  # (``transitions``: the common event spelt out, one call less)
 
     # ----- turns and legality ----------------------------------------------------------
     def decision(self, state: SpadesState, seat: int) -> str | None:
@@ -134,29 +150,44 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
         return state.options.clock.seconds(decision(state, seat))
 
     def to_act(self, state: SpadesState) -> frozenset[int]:
-        if state.phase not in ("bidding", "play") or state.turn is None:
-            return frozenset()
-        return ON_TURN[state.turn]
+        turn = state.turn
+        if turn is None or state.phase not in ("bidding", "play"):
+            return NOBODY
+        return ON_TURN[turn]
 
     def legal_actions(self, state: SpadesState, seat: int) -> Sequence[SpadesAction]:
+        """Kept in the state once asked; the common case, a card to follow suit with, is
+        spelt out here (``_plays`` has the others)."""
+        if seat != state.turn:
+            return ()
         legal: tuple[SpadesAction, ...] | None = state.legal
-        if legal is None or seat != state.turn:
-            if seat != state.turn or state.phase not in ("bidding", "play"):
+        if legal is None:
+            phase = state.phase
+            if phase == "play":
+                led = state.led
+                suit = state.masks[seat] >> 13 * led & 0x1FFF if led >= 0 else 0
+                if suit and state.ordered:  # following: the cards of the suit led
+                    state.allowed = suit << 13 * led
+                    legal = SUIT_PLAYS[led][suit]
+                    if legal is None:
+                        legal = plays_of_suit(led, suit)
+                else:
+                    legal = self._plays(state, seat)
+            elif phase == "bidding":
+                legal = ALL_BIDS
+            else:
                 return ()
-            state.legal = legal = self._legal(state, seat)
+            state.legal = legal
         return legal
 
-    def _legal(self, state: SpadesState, seat: int) -> tuple[SpadesAction, ...]:
-        """The legal actions of the seat on turn; sets ``state.allowed`` (their bits)."""
-        if state.phase == "bidding":
-            return ALL_BIDS
+    def _plays(self, state: SpadesState, seat: int) -> tuple[SpadesAction, ...]:
+        """The legal cards of the seat on turn; sets ``state.allowed`` (their bits)."""
         hand, led = state.masks[seat], state.led
-        if led >= 0 and state.ordered:  # following: the cards of one suit, if any
-            suit = hand >> (13 * led) & 0x1FFF
-            if suit:
-                state.allowed = suit << (13 * led)
-                return plays_of_suit(led, suit)
-        state.allowed = allowed = legal_mask(hand, led, state.spades_broken)
+        if led >= 0:
+            allowed = hand & SUIT_MASKS[led] or hand
+        else:
+            allowed = hand if state.spades_broken else hand & SIDE_MASK or hand
+        state.allowed = allowed  # (``legal_mask``)
         return plays_of(allowed) if state.ordered else plays_in(state.hands[seat], allowed)
 
     def why_illegal(self, state: SpadesState, seat: int, action: SpadesAction) -> Reason | None:
@@ -177,18 +208,27 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
         return card_reason(state.hands[seat], led, state.spades_broken, action.card)
 
     def decide(self, state: SpadesState, seat: int, action: SpadesAction) -> list[Event]:
-        """``Game.decide`` with a shortcut for the most common command, a legal card of the
-        seat on turn that does not end the trick (every check of the base class passes)."""
-        if state.phase == "play" and seat == state.turn and type(action) is Play:
-            card = action.card
-            if state.legal is not None:
-                allowed = state.allowed
-            else:
-                allowed = legal_mask(state.masks[seat], state.led, state.spades_broken)
-            if allowed >> (card.suit * 13 + card.rank - 2) & 1:
-                if len(state.trick) < SEATS - 1 and (state.spades_broken or card.suit != SPADE):
-                    return [CardPlayed(seat, card)]
-                return self._play(state, seat, card)
+        """``Game.decide`` with shortcuts for the common commands of the seat on turn — a
+        legal card, a bid in range — for which every check of the base class passes."""
+        if seat == state.turn:
+            kind = type(action)
+            if kind is Play and state.phase == "play":
+                card = action.card  # type: ignore[union-attr]
+                index = card.suit * 13 + card.rank - 2
+                if state.legal is not None:
+                    allowed = state.allowed
+                else:
+                    allowed = legal_mask(state.masks[seat], state.led, state.spades_broken)
+                if allowed >> index & 1:
+                    if len(state.trick) < SEATS - 1 and (
+                        state.spades_broken or index < FIRST_SPADE
+                    ):
+                        return [CARDS_PLAYED[seat][index]]
+                    return self._play(state, seat, card)
+            elif kind is Bid and state.phase == "bidding":
+                tricks = action.tricks  # type: ignore[union-attr]
+                if 0 <= tricks <= MAX_BID:
+                    return self._apply_bid(state, seat, tricks)
         return super().decide(state, seat, action)
 
     def apply(self, state: SpadesState, seat: int, action: SpadesAction) -> list[Event]:
@@ -198,30 +238,39 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
         return self._play(state, seat, action.card)
 
     def _play(self, state: SpadesState, seat: int, card: Card) -> list[Event]:
-        events: list[Event] = [CardPlayed(seat, card)]
-        if card.suit == SPADE and not state.spades_broken:
-            events.append(SpadesBroken(state.hand, seat))
-        if len(state.trick) < SEATS - 1:
+        index = card.suit * 13 + card.rank - 2
+        events: list[Event] = [CARDS_PLAYED[seat][index]]
+        hand = state.hand
+        if index >= FIRST_SPADE and not state.spades_broken:
+            events.append(SpadesBroken(hand, seat))
+        trick = state.trick
+        if len(trick) < SEATS - 1:
             return events
-        number = sum(state.tricks) + 1
-        events.append(TrickTaken(state.hand, number, _winner(state.trick, seat, card)))
+        tricks = state.tricks
+        number = sum(tricks) + 1
+        winner = _winner(trick, seat, card)
+        events.append(_trick_taken(hand, number, winner))
         if number == TRICKS_PER_HAND:
-            events += self._end_hand(self.fold(state, events))
+            taken = list(tricks)
+            taken[winner] += 1
+            events += self._end_hand(state, tuple(taken))
         return events
 
     def _apply_bid(self, state: SpadesState, seat: int, tricks: int) -> list[Event]:
-        events: list[Event] = [BidMade(seat, tricks)]
-        bids = [tricks if s == seat else b for s, b in enumerate(state.bids)]
-        if any(b is None for b in bids):
+        events: list[Event] = [BIDS_MADE[seat][tricks]]
+        bids = list(state.bids)
+        bids[seat] = tricks
+        if None in bids:
             return events
         b = [x or 0 for x in bids]
         contracts = (b[0] + b[2], b[1] + b[3])
         events.append(PlayStarted(state.hand, contracts, (state.dealer + 1) % SEATS))
         return events
 
-    def _end_hand(self, state: SpadesState) -> list[Event]:
+    def _end_hand(self, state: SpadesState, tricks: tuple[int, ...]) -> list[Event]:
+        """The events after the last trick of ``state``'s hand; ``tricks``: all its tricks."""
         bids = tuple(b or 0 for b in state.bids)
-        teams = settle_hand(bids, state.tricks, state.scores, state.bags)
+        teams = settle_hand(bids, tricks, state.scores, state.bags)
         scores = (teams[0].score_after, teams[1].score_after)
         bags = (teams[0].bags_after, teams[1].bags_after)
         events: list[Event] = [HandScored(state.hand, teams, scores, bags)]
@@ -302,14 +351,33 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
 def _winner(plays: Sequence[PlayedCard], seat: int, card: Card) -> int:
     """Who takes the trick ``plays`` and then ``card`` by ``seat`` (``play.current_winner``
     on suit and rank numbers)."""
-    best, best_suit, best_rank = plays[0].seat, plays[0].card.suit, plays[0].card.rank
-    for other, c in (*((p.seat, p.card) for p in plays[1:]), (seat, card)):
+    first = plays[0]
+    best, best_suit, best_rank = first.seat, first.card.suit, first.card.rank
+    for play in plays[1:]:
+        c = play.card
         if c.suit == best_suit:
             if c.rank > best_rank:
-                best, best_rank = other, c.rank
+                best, best_rank = play.seat, c.rank
         elif c.suit == SPADE:
-            best, best_suit, best_rank = other, c.suit, c.rank
-    return best
+            best, best_suit, best_rank = play.seat, c.suit, c.rank
+    if card.suit == best_suit:
+        return seat if card.rank > best_rank else best
+    return seat if card.suit == SPADE else best
+
+
+_TAKEN: dict[tuple[int, int, int], TrickTaken] = {}
+_TAKEN_KEPT = 64  # hands whose tricks' events are kept (events are values: one serves all)
+
+
+def _trick_taken(hand: int, number: int, seat: int) -> TrickTaken:
+    """``TrickTaken(hand, number, seat)``, built once for the first hands of any match."""
+    if hand > _TAKEN_KEPT:
+        return TrickTaken(hand, number, seat)
+    key = (hand, number, seat)
+    event = _TAKEN.get(key)
+    if event is None:
+        event = _TAKEN[key] = TrickTaken(hand, number, seat)
+    return event
 
 
 def _bit(play: Play) -> int:

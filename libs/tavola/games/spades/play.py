@@ -36,32 +36,32 @@ def legal_mask(hand: int, led: int, broken: bool) -> int:
 
 
 PLAYS = tuple(Play(c) for c in standard_deck())  # one action per card, by card index
-_SUIT_PLAYS: tuple[list[tuple[Play, ...] | None], ...] = tuple([None] * 8192 for _ in range(4))
+# the plays of each pattern of 13 bits of a suit, in card order, kept once asked (at most
+# 8192 a suit); ``None``: not asked yet
+SUIT_PLAYS: tuple[list[tuple[Play, ...] | None], ...] = tuple([None] * 8192 for _ in range(4))
+for _suit in SUIT_PLAYS:
+    _suit[0] = ()
 
 
 def plays_of_suit(suit: int, bits: int) -> tuple[Play, ...]:
-    """The plays of the cards of one suit given as 13 bits (kept: at most 8192 a suit)."""
-    known = _SUIT_PLAYS[suit][bits]
+    """The plays of the cards of one suit given as 13 bits."""
+    known = SUIT_PLAYS[suit][bits]
     if known is None:
         base = 13 * suit
-        known = _SUIT_PLAYS[suit][bits] = tuple(PLAYS[base + r] for r in range(13) if bits >> r & 1)
+        known = SUIT_PLAYS[suit][bits] = tuple(PLAYS[base + r] for r in range(13) if bits >> r & 1)
     return known
 
 
 def plays_of(mask: int) -> tuple[Play, ...]:
-    """The plays of the cards given as bits, in card order."""
-    if not mask:  # no card (a seat with an empty hand, or between a trick's end and its taking)
-        return ()
-    suit = ((mask & -mask).bit_length() - 1) // 13
-    rest = mask >> (13 * suit)
-    if rest < 8192:  # one suit: following, or a hand of one suit
-        return plays_of_suit(suit, rest)
-    out: tuple[Play, ...] = ()
-    while mask:
-        suit = ((mask & -mask).bit_length() - 1) // 13
-        out += plays_of_suit(suit, (mask >> (13 * suit)) & 0x1FFF)
-        mask &= ~SUIT_MASKS[suit]
-    return out
+    """The plays of the cards given as bits, in card order (the suits written out)."""
+    clubs, diamonds = mask & 0x1FFF, mask >> 13 & 0x1FFF
+    hearts, spades = mask >> 26 & 0x1FFF, mask >> 39 & 0x1FFF
+    return (
+        (SUIT_PLAYS[0][clubs] or plays_of_suit(0, clubs))
+        + (SUIT_PLAYS[1][diamonds] or plays_of_suit(1, diamonds))
+        + (SUIT_PLAYS[2][hearts] or plays_of_suit(2, hearts))
+        + (SUIT_PLAYS[3][spades] or plays_of_suit(3, spades))
+    )
 
 
 def plays_in(hand: Sequence[Card], allowed: int) -> tuple[Play, ...]:

@@ -27,9 +27,10 @@ SNAPSHOT = {
     " points, columns, played, byes, absences, withdrawn, rounds"
     " FROM league_standings ORDER BY 1, 2, 3, 4, 5",
 }
-WANTED = {
-    "ratings": "type IN ('match.MatchEnded', 'league.RoundOpened')",
-    "statistics": "type = 'match.MatchEnded'",
+WANTED = {  # what each projection folds (a referee's correction: several of them)
+    "ratings": "type IN ('match.MatchEnded', 'league.RoundOpened', 'match.Correction')",
+    "statistics": "type IN ('match.MatchEnded', 'match.Correction')",
+    "standings_corrections": "type = 'match.Correction'",
     "league_standings": "type LIKE 'league.%'",
 }
 

@@ -17,6 +17,7 @@ from tavola.accounts.model import Kind
 from tavola.v1 import (
     account_pb2,
     account_pb2_grpc,
+    audit_pb2_grpc,
     game_pb2,
     game_pb2_grpc,
     league_pb2,
@@ -69,6 +70,7 @@ class Harness:
         self.lobby = lobby_pb2_grpc.LobbyServiceStub(self._channel)
         self.game = game_pb2_grpc.GameServiceStub(self._channel)
         self.accounts = account_pb2_grpc.AccountServiceStub(self._channel)
+        self.audit = audit_pb2_grpc.AuditServiceStub(self._channel)  # a referee's desk
 
     async def close(self) -> None:
         await self._channel.close()
@@ -140,12 +142,14 @@ class Harness:
             chunk = list(enumerate(players))[start : start + 10]
             await asyncio.gather(*(one(i, p) for i, p in chunk))
 
-    async def schedule(self, host: Player, league_id: str, in_seconds: float) -> int:
+    async def schedule(
+        self, host: Player, league_id: str, in_seconds: float, playoff: bool = False
+    ) -> int:
         starts = Timestamp()
         starts.FromMilliseconds(int((time.time() + in_seconds) * 1000))
         scheduled = await self.call(
             self.league.ScheduleRound,
-            league_pb2.ScheduleRoundRequest(league_id=league_id, starts_at=starts),
+            league_pb2.ScheduleRoundRequest(league_id=league_id, starts_at=starts, playoff=playoff),
             host.token,
         )
         return int(scheduled.round.round)

@@ -206,7 +206,7 @@ def test_every_message_code_is_in_the_catalogue_in_english_and_portuguese() -> N
         for choice in spec.choices:
             assert f"dominoes.{spec.name}.{choice}" in catalogue
     for code, texts in catalogue.items():
-        assert set(texts) == {"en", "pt"}, code
+        assert {"en", "pt"} <= set(texts) <= {"en", "pt", "pt-PT"}, code
         assert all(texts.values())
 
 
@@ -257,3 +257,22 @@ def test_every_event_type_and_view_round_trips_through_the_generic_record_mapper
                 view = GAME.view(out.state, seat)
                 assert records.from_record(type(view), records.to_record(view)) == view
     assert seen == {cls.__name__ for cls in GAME.info.event_types}
+
+
+def test_the_fast_tile_played_is_the_tile_played_event() -> None:
+    from tavola.games.dominoes.events import TilePlayed, tile_played
+
+    made = tile_played(3, 1, Tile(6, 4), End.LEFT, 4, 5)
+    assert made == TilePlayed(3, 1, Tile(6, 4), End.LEFT, 4, 5)
+    assert hash(made) == hash(TilePlayed(3, 1, Tile(6, 4), End.LEFT, 4, 5))
+    assert repr(made) == repr(TilePlayed(3, 1, Tile(6, 4), End.LEFT, 4, 5))
+
+
+def test_pips_counted_from_the_bits_are_the_tiles_pips() -> None:
+    from tavola.games.dominoes.scoring import mask_pips, pips_of
+
+    rng = random.Random(3)
+    tiles = double_six_set()
+    for _ in range(2000):
+        chosen = rng.sample(range(28), rng.randrange(29))
+        assert mask_pips(sum(1 << i for i in chosen)) == pips_of([tiles[i] for i in chosen])

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tavola/v1/internal.proto.
  */
 export const file_tavola_v1_internal: GenFile = /*@__PURE__*/
-  fileDesc("Chh0YXZvbGEvdjEvaW50ZXJuYWwucHJvdG8SCXRhdm9sYS52MSJdCglQcmluY2lwYWwSEgoKYWNjb3VudF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBGtpbmQYAyABKAUSDgoGc2NvcGVzGAQgAygJEhAKCHRva2VuX2lkGAUgASgJInEKCkJ1c1JlcXVlc3QSDAoEYm9keRgCIAEoDBInCglwcmluY2lwYWwYBCABKAsyFC50YXZvbGEudjEuUHJpbmNpcGFsEg4KBmxvY2FsZRgFIAEoCUoECAEQAkoECAMQBFIGbWV0aG9kUghpbnRlcm5hbCJaCghCdXNSZXBseRIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSDAoEYm9keRgDIAEoDBIhCgZyZWFzb24YBCABKAsyES50YXZvbGEudjEuUmVhc29uIqYBCglNYXRjaFNlYXQSDAoEc2VhdBgBIAEoBRITCgtwbGF5ZXJfbmFtZRgCIAEoCRIOCgZpc19ib3QYAyABKAgSEQoJYm90X2xldmVsGAQgASgJEhQKDHRva2VuX3NoYTI1NhgFIAEoCRITCgtjbGllbnRfc2VlZBgGIAEoDBIUCgxib3RfdGhpbmtfbXMYByABKA0SEgoKYWNjb3VudF9pZBgIIAEoCSLYAQoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEgwKBGdhbWUYAyABKAkSOwoHb3B0aW9ucxgEIAMoCzIqLnRhdm9sYS52MS5DcmVhdGVNYXRjaFJlcXVlc3QuT3B0aW9uc0VudHJ5EiMKBXNlYXRzGAUgAygLMhQudGF2b2xhLnYxLk1hdGNoU2VhdBouCgxPcHRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASImChNDcmVhdGVNYXRjaFJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAQiSgoRU2VhdEV2ZW50c1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSDAoEc2VhdBgCIAEoBRIVCg1hZnRlcl92ZXJzaW9uGAMgASgEIj4KElNlYXRFdmVudHNSZXNwb25zZRIoCgZldmVudHMYASADKAsyGC50YXZvbGEudjEuRXZlbnRFbnZlbG9wZSJ+CghTZWF0UHVzaBIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgFEigKBmV2ZW50cxgDIAMoCzIYLnRhdm9sYS52MS5FdmVudEVudmVsb3BlEigKBHZpZXcYBCABKAsyGi50YXZvbGEudjEuR2V0Vmlld1Jlc3BvbnNlIioKCFNlYXRTZWVuEhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlYXQYAiABKAUiEgoQU2VhdFNlZW5SZXNwb25zZSJlCg1FdmVudE1ldGFkYXRhEh8KBWNhdXNlGAEgASgLMhAudGF2b2xhLnYxLkNhdXNlEg4KBnRvX2FjdBgCIAMoBRIVCg1sYXN0X2luX2JhdGNoGAMgASgIEgwKBHNhbHQYBCABKAxiBnByb3RvMw", [file_tavola_v1_common, file_tavola_v1_events, file_tavola_v1_game]);
+  fileDesc("Chh0YXZvbGEvdjEvaW50ZXJuYWwucHJvdG8SCXRhdm9sYS52MSJdCglQcmluY2lwYWwSEgoKYWNjb3VudF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBGtpbmQYAyABKAUSDgoGc2NvcGVzGAQgAygJEhAKCHRva2VuX2lkGAUgASgJInEKCkJ1c1JlcXVlc3QSDAoEYm9keRgCIAEoDBInCglwcmluY2lwYWwYBCABKAsyFC50YXZvbGEudjEuUHJpbmNpcGFsEg4KBmxvY2FsZRgFIAEoCUoECAEQAkoECAMQBFIGbWV0aG9kUghpbnRlcm5hbCJaCghCdXNSZXBseRIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSDAoEYm9keRgDIAEoDBIhCgZyZWFzb24YBCABKAsyES50YXZvbGEudjEuUmVhc29uIqYBCglNYXRjaFNlYXQSDAoEc2VhdBgBIAEoBRITCgtwbGF5ZXJfbmFtZRgCIAEoCRIOCgZpc19ib3QYAyABKAgSEQoJYm90X2xldmVsGAQgASgJEhQKDHRva2VuX3NoYTI1NhgFIAEoCRITCgtjbGllbnRfc2VlZBgGIAEoDBIUCgxib3RfdGhpbmtfbXMYByABKA0SEgoKYWNjb3VudF9pZBgIIAEoCSLsAQoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEgwKBGdhbWUYAyABKAkSOwoHb3B0aW9ucxgEIAMoCzIqLnRhdm9sYS52MS5DcmVhdGVNYXRjaFJlcXVlc3QuT3B0aW9uc0VudHJ5EiMKBXNlYXRzGAUgAygLMhQudGF2b2xhLnYxLk1hdGNoU2VhdBISCgpkZWFsX2dyb3VwGAYgASgJGi4KDE9wdGlvbnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIiYKE0NyZWF0ZU1hdGNoUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoBCIlChFSZXZlYWxTZWVkUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSI3ChJSZXZlYWxTZWVkUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoBBIQCghyZXZlYWxlZBgCIAEoCCJKChFTZWF0RXZlbnRzUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgFEhUKDWFmdGVyX3ZlcnNpb24YAyABKAQiPgoSU2VhdEV2ZW50c1Jlc3BvbnNlEigKBmV2ZW50cxgBIAMoCzIYLnRhdm9sYS52MS5FdmVudEVudmVsb3BlIn4KCFNlYXRQdXNoEhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlYXQYAiABKAUSKAoGZXZlbnRzGAMgAygLMhgudGF2b2xhLnYxLkV2ZW50RW52ZWxvcGUSKAoEdmlldxgEIAEoCzIaLnRhdm9sYS52MS5HZXRWaWV3UmVzcG9uc2UiKgoIU2VhdFNlZW4SEAoIbWF0Y2hfaWQYASABKAkSDAoEc2VhdBgCIAEoBSISChBTZWF0U2VlblJlc3BvbnNlImUKDUV2ZW50TWV0YWRhdGESHwoFY2F1c2UYASABKAsyEC50YXZvbGEudjEuQ2F1c2USDgoGdG9fYWN0GAIgAygFEhUKDWxhc3RfaW5fYmF0Y2gYAyABKAgSDAoEc2FsdBgEIAEoDGIGcHJvdG8z", [file_tavola_v1_common, file_tavola_v1_events, file_tavola_v1_game]);
 
 /**
  * The account a forwarded call is made for, as the engine's gRPC edge authenticated it.
@@ -256,6 +256,16 @@ export type CreateMatchRequest = Message<"tavola.v1.CreateMatchRequest"> & {
    * @generated from field: repeated tavola.v1.MatchSeat seats = 5;
    */
   seats: MatchSeat[];
+
+  /**
+   * The deal group of a duplicate league's table (empty otherwise): every match of a
+   * group has the same seed and no client seeds, so all deal the same cards; the seed is
+   * revealed not at the match's end but when the lobby asks (RevealSeedRequest), once
+   * every table of the group has ended. Set by the lobby only, never from a public call.
+   *
+   * @generated from field: string deal_group = 6;
+   */
+  dealGroup: string;
 };
 
 /**
@@ -285,6 +295,56 @@ export type CreateMatchResponse = Message<"tavola.v1.CreateMatchResponse"> & {
  */
 export const CreateMatchResponseSchema: GenMessage<CreateMatchResponse> = /*@__PURE__*/
   messageDesc(file_tavola_v1_internal, 5);
+
+/**
+ * Sent by the lobby to the engine: reveal the seed of a finished match of a deal group
+ * (appends match.SeedRevealed; nothing if it is revealed already).
+ *
+ * @generated from message tavola.v1.RevealSeedRequest
+ */
+export type RevealSeedRequest = Message<"tavola.v1.RevealSeedRequest"> & {
+  /**
+   * The match.
+   *
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+};
+
+/**
+ * Describes the message tavola.v1.RevealSeedRequest.
+ * Use `create(RevealSeedRequestSchema)` to create a new message.
+ */
+export const RevealSeedRequestSchema: GenMessage<RevealSeedRequest> = /*@__PURE__*/
+  messageDesc(file_tavola_v1_internal, 6);
+
+/**
+ * The engine's answer to RevealSeedRequest.
+ *
+ * @generated from message tavola.v1.RevealSeedResponse
+ */
+export type RevealSeedResponse = Message<"tavola.v1.RevealSeedResponse"> & {
+  /**
+   * The match's stream version after the reveal.
+   *
+   * @generated from field: uint64 version = 1;
+   */
+  version: bigint;
+
+  /**
+   * Whether this call revealed it (false: it was revealed before).
+   *
+   * @generated from field: bool revealed = 2;
+   */
+  revealed: boolean;
+};
+
+/**
+ * Describes the message tavola.v1.RevealSeedResponse.
+ * Use `create(RevealSeedResponseSchema)` to create a new message.
+ */
+export const RevealSeedResponseSchema: GenMessage<RevealSeedResponse> = /*@__PURE__*/
+  messageDesc(file_tavola_v1_internal, 7);
 
 /**
  * The bot service asks for the events a bot seat was shown (its knowledge).
@@ -319,7 +379,7 @@ export type SeatEventsRequest = Message<"tavola.v1.SeatEventsRequest"> & {
  * Use `create(SeatEventsRequestSchema)` to create a new message.
  */
 export const SeatEventsRequestSchema: GenMessage<SeatEventsRequest> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_internal, 6);
+  messageDesc(file_tavola_v1_internal, 8);
 
 /**
  * Events after a version, redacted for the seat.
@@ -340,7 +400,7 @@ export type SeatEventsResponse = Message<"tavola.v1.SeatEventsResponse"> & {
  * Use `create(SeatEventsResponseSchema)` to create a new message.
  */
 export const SeatEventsResponseSchema: GenMessage<SeatEventsResponse> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_internal, 7);
+  messageDesc(file_tavola_v1_internal, 9);
 
 /**
  * What the engine pushes to the bot service after each append to a match, for each seat
@@ -387,7 +447,7 @@ export type SeatPush = Message<"tavola.v1.SeatPush"> & {
  * Use `create(SeatPushSchema)` to create a new message.
  */
 export const SeatPushSchema: GenMessage<SeatPush> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_internal, 8);
+  messageDesc(file_tavola_v1_internal, 10);
 
 /**
  * An engine serving a seat's stream tells the match's writer (another engine) that the
@@ -416,7 +476,7 @@ export type SeatSeen = Message<"tavola.v1.SeatSeen"> & {
  * Use `create(SeatSeenSchema)` to create a new message.
  */
 export const SeatSeenSchema: GenMessage<SeatSeen> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_internal, 9);
+  messageDesc(file_tavola_v1_internal, 11);
 
 /**
  * The answer to SeatSeen (nothing to say).
@@ -431,7 +491,7 @@ export type SeatSeenResponse = Message<"tavola.v1.SeatSeenResponse"> & {
  * Use `create(SeatSeenResponseSchema)` to create a new message.
  */
 export const SeatSeenResponseSchema: GenMessage<SeatSeenResponse> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_internal, 10);
+  messageDesc(file_tavola_v1_internal, 12);
 
 /**
  * Metadata stored with each event in the log (beside its payload).
@@ -474,5 +534,5 @@ export type EventMetadata = Message<"tavola.v1.EventMetadata"> & {
  * Use `create(EventMetadataSchema)` to create a new message.
  */
 export const EventMetadataSchema: GenMessage<EventMetadata> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_internal, 11);
+  messageDesc(file_tavola_v1_internal, 13);
 

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tavola/v1/league.proto.
  */
 export const file_tavola_v1_league: GenFile = /*@__PURE__*/
-  fileDesc("ChZ0YXZvbGEvdjEvbGVhZ3VlLnByb3RvEgl0YXZvbGEudjEi0wEKDExlYWd1ZUZvcm1hdBIQCghwYXJ0bmVycxgBIAEoCRIPCgdwYWlyaW5nGAIgASgJEhEKCXJlbWFpbmRlchgDIAEoCRITCgt0YWJsZV9zaXplcxgEIAMoBRIPCgdzY29yaW5nGAUgASgJEg8KB2F2ZXJhZ2UYBiABKAgSGAoQY2hlY2tfaW5fc2Vjb25kcxgHIAEoBRIUCgxib3RfYWNjb3VudHMYCCABKAgSEgoKZmlsbF9sZXZlbBgJIAEoCRISCgp0aWVfYnJlYWtzGAogAygJItwBChNDcmVhdGVMZWFndWVSZXF1ZXN0EgwKBG5hbWUYASABKAkSDAoEZ2FtZRgCIAEoCRI8CgdvcHRpb25zGAMgAygLMisudGF2b2xhLnYxLkNyZWF0ZUxlYWd1ZVJlcXVlc3QuT3B0aW9uc0VudHJ5EicKBmZvcm1hdBgEIAEoCzIXLnRhdm9sYS52MS5MZWFndWVGb3JtYXQSEgoKY29tbWFuZF9pZBgFIAEoCRouCgxPcHRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI5ChRDcmVhdGVMZWFndWVSZXNwb25zZRIhCgZsZWFndWUYASABKAsyES50YXZvbGEudjEuTGVhZ3VlIkQKDkxlYWd1ZURpdmlzaW9uEgwKBG5hbWUYASABKAkSJAoIZW50cmFudHMYAiADKAsyEi50YXZvbGEudjEuRW50cmFudCJQCgdFbnRyYW50Eg8KB2VudHJhbnQYASABKAkSDAoEbmFtZRgCIAEoCRITCgthY2NvdW50X2lkcxgDIAMoCRIRCgl3aXRoZHJhd24YBCABKAgizAEKDFJvdW5kU3VtbWFyeRINCgVyb3VuZBgBIAEoBRItCglzdGFydHNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3NlZWRfY29tbWl0bWVudBgDIAEoCRIMCgRzZWVkGAQgASgJEiYKBnN0YXR1cxgFIAEoDjIWLnRhdm9sYS52MS5Sb3VuZFN0YXR1cxIPCgdyZXN1bHRzGAYgASgFEg4KBnRhYmxlcxgHIAEoBRIOCgZoYWx0ZWQYCCABKAkivQIKBlNlYXNvbhIOCgZzZWFzb24YASABKAUSLwoHb3B0aW9ucxgCIAMoCzIeLnRhdm9sYS52MS5TZWFzb24uT3B0aW9uc0VudHJ5EhMKC2hvdXNlX3J1bGVzGAMgAygJEiwKCWRpdmlzaW9ucxgEIAMoCzIZLnRhdm9sYS52MS5MZWFndWVEaXZpc2lvbhIPCgdwcm9tb3RlGAUgASgFEhAKCHJlbGVnYXRlGAYgASgFEicKBnJvdW5kcxgHIAMoCzIXLnRhdm9sYS52MS5Sb3VuZFN1bW1hcnkSDQoFZW5kZWQYCCABKAgSJAoFbW92ZXMYCSADKAsyFS50YXZvbGEudjEuU2Vhc29uTW92ZRouCgxPcHRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJXCgpTZWFzb25Nb3ZlEg8KB2VudHJhbnQYASABKAkSDAoEbmFtZRgCIAEoCRIVCg1mcm9tX2RpdmlzaW9uGAMgASgJEhMKC3RvX2RpdmlzaW9uGAQgASgJItgCCgZMZWFndWUSEQoJbGVhZ3VlX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDAoEZ2FtZRgDIAEoCRIMCgRob3N0GAQgASgJEhcKD2hvc3RfYWNjb3VudF9pZBgFIAEoCRInCgZmb3JtYXQYBiABKAsyFy50YXZvbGEudjEuTGVhZ3VlRm9ybWF0Ei8KB29wdGlvbnMYByADKAsyHi50YXZvbGEudjEuTGVhZ3VlLk9wdGlvbnNFbnRyeRITCgtob3VzZV9ydWxlcxgIIAMoCRIiCgdzZWFzb25zGAkgAygLMhEudGF2b2xhLnYxLlNlYXNvbhIkCghlbnRyYW50cxgKIAMoCzISLnRhdm9sYS52MS5FbnRyYW50Eg8KB3ZlcnNpb24YCyABKAQaLgoMT3B0aW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiJQoQR2V0TGVhZ3VlUmVxdWVzdBIRCglsZWFndWVfaWQYASABKAkiNgoRR2V0TGVhZ3VlUmVzcG9uc2USIQoGbGVhZ3VlGAEgASgLMhEudGF2b2xhLnYxLkxlYWd1ZSIxChJMaXN0TGVhZ3Vlc1JlcXVlc3QSDAoEZ2FtZRgBIAEoCRINCgVsaW1pdBgCIAEoBSJ8Cg1MZWFndWVTdW1tYXJ5EhEKCWxlYWd1ZV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBGdhbWUYAyABKAkSDAoEaG9zdBgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJAChNMaXN0TGVhZ3Vlc1Jlc3BvbnNlEikKB2xlYWd1ZXMYASADKAsyGC50YXZvbGEudjEuTGVhZ3VlU3VtbWFyeSJQCg9SZWdpc3RlclJlcXVlc3QSEQoJbGVhZ3VlX2lkGAEgASgJEhQKDGFjY291bnRfbmFtZRgCIAEoCRIUCgxwYXJ0bmVyX25hbWUYAyABKAkiNQoQUmVnaXN0ZXJSZXNwb25zZRIhCgZsZWFndWUYASABKAsyES50YXZvbGEudjEuTGVhZ3VlIjoKD1dpdGhkcmF3UmVxdWVzdBIRCglsZWFndWVfaWQYASABKAkSFAoMYWNjb3VudF9uYW1lGAIgASgJIjUKEFdpdGhkcmF3UmVzcG9uc2USIQoGbGVhZ3VlGAEgASgLMhEudGF2b2xhLnYxLkxlYWd1ZSLiAQoSU3RhcnRTZWFzb25SZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCRIRCglkaXZpc2lvbnMYAiABKAUSFgoOZGl2aXNpb25fbmFtZXMYAyADKAkSDwoHcHJvbW90ZRgEIAEoBRIQCghyZWxlZ2F0ZRgFIAEoBRI7CgdvcHRpb25zGAYgAygLMioudGF2b2xhLnYxLlN0YXJ0U2Vhc29uUmVxdWVzdC5PcHRpb25zRW50cnkaLgoMT3B0aW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiOAoTU3RhcnRTZWFzb25SZXNwb25zZRIhCgZsZWFndWUYASABKAsyES50YXZvbGEudjEuTGVhZ3VlImcKFFNjaGVkdWxlUm91bmRSZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCRINCgVyb3VuZBgCIAEoBRItCglzdGFydHNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImIKFVNjaGVkdWxlUm91bmRSZXNwb25zZRImCgVyb3VuZBgBIAEoCzIXLnRhdm9sYS52MS5Sb3VuZFN1bW1hcnkSIQoGbGVhZ3VlGAIgASgLMhEudGF2b2xhLnYxLkxlYWd1ZSI2ChJSZXN1bWVSb3VuZFJlcXVlc3QSEQoJbGVhZ3VlX2lkGAEgASgJEg0KBXJvdW5kGAIgASgFIjgKE1Jlc3VtZVJvdW5kUmVzcG9uc2USIQoGbGVhZ3VlGAEgASgLMhEudGF2b2xhLnYxLkxlYWd1ZSIlChBFbmRTZWFzb25SZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCSJcChFFbmRTZWFzb25SZXNwb25zZRIhCgZsZWFndWUYASABKAsyES50YXZvbGEudjEuTGVhZ3VlEiQKBW1vdmVzGAIgAygLMhUudGF2b2xhLnYxLlNlYXNvbk1vdmUiTAoKTGVhZ3VlU2VhdBIMCgRzZWF0GAEgASgFEhIKCmFjY291bnRfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIOCgZhYnNlbnQYBCABKAgi1gEKC0xlYWd1ZVRhYmxlEhAKCGRpdmlzaW9uGAEgASgJEg0KBWluZGV4GAIgASgFEhAKCHRhYmxlX2lkGAMgASgJEhAKCG1hdGNoX2lkGAQgASgJEh0KFW1hdGNoX3NlZWRfY29tbWl0bWVudBgFIAEoCRIkCgVzZWF0cxgGIAMoCzIVLnRhdm9sYS52MS5MZWFndWVTZWF0EhAKCGZpbmlzaGVkGAcgASgIEisKBnJlc3VsdBgIIAMoCzIbLnRhdm9sYS52MS5MZWFndWVSZXN1bHRMaW5lIj0KEExlYWd1ZVJlc3VsdExpbmUSDAoEc2VhdBgBIAEoBRINCgVzY29yZRgCIAEoAxIMCgRyYW5rGAMgASgFIlEKD0RpdmlzaW9uU2VhdGluZxIQCghkaXZpc2lvbhgBIAEoCRIQCghlbnRyYW50cxgCIAMoCRIMCgRieWVzGAMgAygJEgwKBGNvc3QYBCABKAMiQwoPR2V0Um91bmRSZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCRIOCgZzZWFzb24YAiABKAUSDQoFcm91bmQYAyABKAUioAEKEEdldFJvdW5kUmVzcG9uc2USDgoGc2Vhc29uGAEgASgFEiYKBXJvdW5kGAIgASgLMhcudGF2b2xhLnYxLlJvdW5kU3VtbWFyeRImCgZ0YWJsZXMYAyADKAsyFi50YXZvbGEudjEuTGVhZ3VlVGFibGUSLAoIc2VhdGluZ3MYBCADKAsyGi50YXZvbGEudjEuRGl2aXNpb25TZWF0aW5nIiYKEUdldE15VGFibGVSZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCSLZAQoSR2V0TXlUYWJsZVJlc3BvbnNlEg4KBnNlYXNvbhgBIAEoBRINCgVyb3VuZBgCIAEoBRIQCghkaXZpc2lvbhgDIAEoCRIQCgh0YWJsZV9pZBgEIAEoCRIQCghtYXRjaF9pZBgFIAEoCRIMCgRzZWF0GAYgASgFEi0KCXN0YXJ0c19hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJAoIY2hlY2tfaW4YCCABKA4yEi50YXZvbGEudjEuQ2hlY2tJbhILCgNieWUYCSABKAgiLQoOU3RhbmRpbmdDb2x1bW4SDAoEbmFtZRgBIAEoCRINCgV2YWx1ZRgCIAEoASLKAQoMU3RhbmRpbmdMaW5lEgwKBHJhbmsYASABKAUSDwoHZW50cmFudBgCIAEoCRIMCgRuYW1lGAMgASgJEg4KBnBvaW50cxgEIAEoARIqCgdjb2x1bW5zGAUgAygLMhkudGF2b2xhLnYxLlN0YW5kaW5nQ29sdW1uEg4KBnBsYXllZBgGIAEoBRIMCgRieWVzGAcgASgFEhAKCGFic2VuY2VzGAggASgFEhEKCXdpdGhkcmF3bhgJIAEoCBIOCgZyb3VuZHMYCiADKAkiXwoTR2V0U3RhbmRpbmdzUmVxdWVzdBIRCglsZWFndWVfaWQYASABKAkSDgoGc2Vhc29uGAIgASgFEhAKCGRpdmlzaW9uGAMgASgJEhMKC2FmdGVyX3JvdW5kGAQgASgFIp4BChRHZXRTdGFuZGluZ3NSZXNwb25zZRIOCgZzZWFzb24YASABKAUSEAoIZGl2aXNpb24YAiABKAkSEwoLYWZ0ZXJfcm91bmQYAyABKAUSEgoKdGllX2JyZWFrcxgEIAMoCRImCgVsaW5lcxgFIAMoCzIXLnRhdm9sYS52MS5TdGFuZGluZ0xpbmUSEwoLcHJvdmlzaW9uYWwYBiABKAgiYQoTRXhwb3J0U2Vhc29uUmVxdWVzdBIRCglsZWFndWVfaWQYASABKAkSDgoGc2Vhc29uGAIgASgFEicKBmZvcm1hdBgDIAEoDjIXLnRhdm9sYS52MS5FeHBvcnRGb3JtYXQiTwoURXhwb3J0U2Vhc29uUmVzcG9uc2USDwoHY29udGVudBgBIAEoCRIRCglmaWxlX25hbWUYAiABKAkSEwoLcHJvdmlzaW9uYWwYAyABKAgiOQoUR2V0U3RhdGlzdGljc1JlcXVlc3QSEwoLcGxheWVyX25hbWUYASABKAkSDAoEZ2FtZRgCIAEoCSIuChBTdGF0aXN0aWNDb3VudGVyEgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAyLDAQoVR2V0U3RhdGlzdGljc1Jlc3BvbnNlEhMKC3BsYXllcl9uYW1lGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkSDAoEZ2FtZRgDIAEoCRIPCgdtYXRjaGVzGAQgASgDEgwKBHdpbnMYBSABKAMSDgoGcGxhY2VzGAYgAygDEhUKDWF2ZXJhZ2Vfc2NvcmUYByABKAESLQoIY291bnRlcnMYCCADKAsyGy50YXZvbGEudjEuU3RhdGlzdGljQ291bnRlciJKChZHZXRNYXRjaEhpc3RvcnlSZXF1ZXN0EhMKC3BsYXllcl9uYW1lGAEgASgJEgwKBGdhbWUYAiABKAkSDQoFbGltaXQYAyABKAUimAEKDEhpc3RvcnlFbnRyeRIQCghtYXRjaF9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEgwKBHNlYXQYAyABKAUSDQoFc2NvcmUYBCABKAMSDAoEcmFuaxgFIAEoBRIPCgdwbGF5ZXJzGAYgASgFEiwKCGVuZGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJDChdHZXRNYXRjaEhpc3RvcnlSZXNwb25zZRIoCgdtYXRjaGVzGAEgAygLMhcudGF2b2xhLnYxLkhpc3RvcnlFbnRyeSI8ChdHZXRSYXRpbmdIaXN0b3J5UmVxdWVzdBITCgtwbGF5ZXJfbmFtZRgBIAEoCRIMCgRnYW1lGAIgASgJInEKC1JhdGluZ1BvaW50EhAKCG1hdGNoX2lkGAEgASgJEg8KB2dhbWVfbm8YAiABKAUSCgoCbXUYAyABKAESDQoFc2lnbWEYBCABKAESDwoHb3JkaW5hbBgFIAEoARITCgtwcm92aXNpb25hbBgGIAEoCCJWChhHZXRSYXRpbmdIaXN0b3J5UmVzcG9uc2USEgoKYWNjb3VudF9pZBgBIAEoCRImCgZwb2ludHMYAiADKAsyFi50YXZvbGEudjEuUmF0aW5nUG9pbnQqlAEKC1JvdW5kU3RhdHVzEhwKGFJPVU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhoKFlJPVU5EX1NUQVRVU19TQ0hFRFVMRUQQARIZChVST1VORF9TVEFUVVNfQ0hFQ0tfSU4QAhIYChRST1VORF9TVEFUVVNfUExBWUlORxADEhYKElJPVU5EX1NUQVRVU19FTkRFRBAEKqQBCgdDaGVja0luEhgKFENIRUNLX0lOX1VOU1BFQ0lGSUVEEAASFwoTQ0hFQ0tfSU5fTk9UX1NFQVRFRBABEhUKEUNIRUNLX0lOX05PVF9PUEVOEAISEQoNQ0hFQ0tfSU5fT1BFThADEhEKDUNIRUNLX0lOX0RPTkUQBBITCg9DSEVDS19JTl9BQlNFTlQQBRIUChBDSEVDS19JTl9QTEFZSU5HEAYqXAoMRXhwb3J0Rm9ybWF0Eh0KGUVYUE9SVF9GT1JNQVRfVU5TUEVDSUZJRUQQABIVChFFWFBPUlRfRk9STUFUX0NTVhABEhYKEkVYUE9SVF9GT1JNQVRfSlNPThACMvUJCg1MZWFndWVTZXJ2aWNlEk8KDENyZWF0ZUxlYWd1ZRIeLnRhdm9sYS52MS5DcmVhdGVMZWFndWVSZXF1ZXN0Gh8udGF2b2xhLnYxLkNyZWF0ZUxlYWd1ZVJlc3BvbnNlEkYKCUdldExlYWd1ZRIbLnRhdm9sYS52MS5HZXRMZWFndWVSZXF1ZXN0GhwudGF2b2xhLnYxLkdldExlYWd1ZVJlc3BvbnNlEkwKC0xpc3RMZWFndWVzEh0udGF2b2xhLnYxLkxpc3RMZWFndWVzUmVxdWVzdBoeLnRhdm9sYS52MS5MaXN0TGVhZ3Vlc1Jlc3BvbnNlEkMKCFJlZ2lzdGVyEhoudGF2b2xhLnYxLlJlZ2lzdGVyUmVxdWVzdBobLnRhdm9sYS52MS5SZWdpc3RlclJlc3BvbnNlEkMKCFdpdGhkcmF3EhoudGF2b2xhLnYxLldpdGhkcmF3UmVxdWVzdBobLnRhdm9sYS52MS5XaXRoZHJhd1Jlc3BvbnNlEkwKC1N0YXJ0U2Vhc29uEh0udGF2b2xhLnYxLlN0YXJ0U2Vhc29uUmVxdWVzdBoeLnRhdm9sYS52MS5TdGFydFNlYXNvblJlc3BvbnNlElIKDVNjaGVkdWxlUm91bmQSHy50YXZvbGEudjEuU2NoZWR1bGVSb3VuZFJlcXVlc3QaIC50YXZvbGEudjEuU2NoZWR1bGVSb3VuZFJlc3BvbnNlEkwKC1Jlc3VtZVJvdW5kEh0udGF2b2xhLnYxLlJlc3VtZVJvdW5kUmVxdWVzdBoeLnRhdm9sYS52MS5SZXN1bWVSb3VuZFJlc3BvbnNlEkYKCUVuZFNlYXNvbhIbLnRhdm9sYS52MS5FbmRTZWFzb25SZXF1ZXN0GhwudGF2b2xhLnYxLkVuZFNlYXNvblJlc3BvbnNlEkMKCEdldFJvdW5kEhoudGF2b2xhLnYxLkdldFJvdW5kUmVxdWVzdBobLnRhdm9sYS52MS5HZXRSb3VuZFJlc3BvbnNlEkkKCkdldE15VGFibGUSHC50YXZvbGEudjEuR2V0TXlUYWJsZVJlcXVlc3QaHS50YXZvbGEudjEuR2V0TXlUYWJsZVJlc3BvbnNlEk8KDEdldFN0YW5kaW5ncxIeLnRhdm9sYS52MS5HZXRTdGFuZGluZ3NSZXF1ZXN0Gh8udGF2b2xhLnYxLkdldFN0YW5kaW5nc1Jlc3BvbnNlEk8KDEV4cG9ydFNlYXNvbhIeLnRhdm9sYS52MS5FeHBvcnRTZWFzb25SZXF1ZXN0Gh8udGF2b2xhLnYxLkV4cG9ydFNlYXNvblJlc3BvbnNlElIKDUdldFN0YXRpc3RpY3MSHy50YXZvbGEudjEuR2V0U3RhdGlzdGljc1JlcXVlc3QaIC50YXZvbGEudjEuR2V0U3RhdGlzdGljc1Jlc3BvbnNlElgKD0dldE1hdGNoSGlzdG9yeRIhLnRhdm9sYS52MS5HZXRNYXRjaEhpc3RvcnlSZXF1ZXN0GiIudGF2b2xhLnYxLkdldE1hdGNoSGlzdG9yeVJlc3BvbnNlElsKEEdldFJhdGluZ0hpc3RvcnkSIi50YXZvbGEudjEuR2V0UmF0aW5nSGlzdG9yeVJlcXVlc3QaIy50YXZvbGEudjEuR2V0UmF0aW5nSGlzdG9yeVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("ChZ0YXZvbGEvdjEvbGVhZ3VlLnByb3RvEgl0YXZvbGEudjEirAIKDExlYWd1ZUZvcm1hdBIQCghwYXJ0bmVycxgBIAEoCRIPCgdwYWlyaW5nGAIgASgJEhEKCXJlbWFpbmRlchgDIAEoCRITCgt0YWJsZV9zaXplcxgEIAMoBRIPCgdzY29yaW5nGAUgASgJEg8KB2F2ZXJhZ2UYBiABKAgSGAoQY2hlY2tfaW5fc2Vjb25kcxgHIAEoBRIUCgxib3RfYWNjb3VudHMYCCABKAgSEgoKZmlsbF9sZXZlbBgJIAEoCRISCgp0aWVfYnJlYWtzGAogAygJEg8KB3BsYXlvZmYYDSABKAUSFAoMcGxheW9mZl9tb2RlGA4gASgJEg8KB3NlYXRpbmcYCyABKAkSDAoEYmFuZBgMIAEoBRIRCglkdXBsaWNhdGUYDyABKAgi3AEKE0NyZWF0ZUxlYWd1ZVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIMCgRnYW1lGAIgASgJEjwKB29wdGlvbnMYAyADKAsyKy50YXZvbGEudjEuQ3JlYXRlTGVhZ3VlUmVxdWVzdC5PcHRpb25zRW50cnkSJwoGZm9ybWF0GAQgASgLMhcudGF2b2xhLnYxLkxlYWd1ZUZvcm1hdBISCgpjb21tYW5kX2lkGAUgASgJGi4KDE9wdGlvbnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjkKFENyZWF0ZUxlYWd1ZVJlc3BvbnNlEiEKBmxlYWd1ZRgBIAEoCzIRLnRhdm9sYS52MS5MZWFndWUiRAoOTGVhZ3VlRGl2aXNpb24SDAoEbmFtZRgBIAEoCRIkCghlbnRyYW50cxgCIAMoCzISLnRhdm9sYS52MS5FbnRyYW50IlAKB0VudHJhbnQSDwoHZW50cmFudBgBIAEoCRIMCgRuYW1lGAIgASgJEhMKC2FjY291bnRfaWRzGAMgAygJEhEKCXdpdGhkcmF3bhgEIAEoCCLdAQoMUm91bmRTdW1tYXJ5Eg0KBXJvdW5kGAEgASgFEi0KCXN0YXJ0c19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPc2VlZF9jb21taXRtZW50GAMgASgJEgwKBHNlZWQYBCABKAkSJgoGc3RhdHVzGAUgASgOMhYudGF2b2xhLnYxLlJvdW5kU3RhdHVzEg8KB3Jlc3VsdHMYBiABKAUSDgoGdGFibGVzGAcgASgFEg4KBmhhbHRlZBgIIAEoCRIPCgdwbGF5b2ZmGAkgASgIInYKClBsYXlvZmZUaWUSDQoFZmlyc3QYASABKAkSEgoKZmlyc3RfbmFtZRgCIAEoCRIOCgZzZWNvbmQYAyABKAkSEwoLc2Vjb25kX25hbWUYBCABKAkSEAoIbWF0Y2hfaWQYBSABKAkSDgoGd2lubmVyGAYgASgJIkIKDFBsYXlvZmZSb3VuZBINCgVyb3VuZBgBIAEoBRIjCgR0aWVzGAIgAygLMhUudGF2b2xhLnYxLlBsYXlvZmZUaWUicQoOUGxheW9mZkJyYWNrZXQSDQoFZ3JvdXAYASABKAkSJwoGcm91bmRzGAIgAygLMhcudGF2b2xhLnYxLlBsYXlvZmZSb3VuZBIQCghjaGFtcGlvbhgDIAEoCRIVCg1jaGFtcGlvbl9uYW1lGAQgASgJIuoCCgZTZWFzb24SDgoGc2Vhc29uGAEgASgFEi8KB29wdGlvbnMYAiADKAsyHi50YXZvbGEudjEuU2Vhc29uLk9wdGlvbnNFbnRyeRITCgtob3VzZV9ydWxlcxgDIAMoCRIsCglkaXZpc2lvbnMYBCADKAsyGS50YXZvbGEudjEuTGVhZ3VlRGl2aXNpb24SDwoHcHJvbW90ZRgFIAEoBRIQCghyZWxlZ2F0ZRgGIAEoBRInCgZyb3VuZHMYByADKAsyFy50YXZvbGEudjEuUm91bmRTdW1tYXJ5Eg0KBWVuZGVkGAggASgIEiQKBW1vdmVzGAkgAygLMhUudGF2b2xhLnYxLlNlYXNvbk1vdmUSKwoIcGxheW9mZnMYCiADKAsyGS50YXZvbGEudjEuUGxheW9mZkJyYWNrZXQaLgoMT3B0aW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiVwoKU2Vhc29uTW92ZRIPCgdlbnRyYW50GAEgASgJEgwKBG5hbWUYAiABKAkSFQoNZnJvbV9kaXZpc2lvbhgDIAEoCRITCgt0b19kaXZpc2lvbhgEIAEoCSLYAgoGTGVhZ3VlEhEKCWxlYWd1ZV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBGdhbWUYAyABKAkSDAoEaG9zdBgEIAEoCRIXCg9ob3N0X2FjY291bnRfaWQYBSABKAkSJwoGZm9ybWF0GAYgASgLMhcudGF2b2xhLnYxLkxlYWd1ZUZvcm1hdBIvCgdvcHRpb25zGAcgAygLMh4udGF2b2xhLnYxLkxlYWd1ZS5PcHRpb25zRW50cnkSEwoLaG91c2VfcnVsZXMYCCADKAkSIgoHc2Vhc29ucxgJIAMoCzIRLnRhdm9sYS52MS5TZWFzb24SJAoIZW50cmFudHMYCiADKAsyEi50YXZvbGEudjEuRW50cmFudBIPCgd2ZXJzaW9uGAsgASgEGi4KDE9wdGlvbnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIiUKEEdldExlYWd1ZVJlcXVlc3QSEQoJbGVhZ3VlX2lkGAEgASgJIjYKEUdldExlYWd1ZVJlc3BvbnNlEiEKBmxlYWd1ZRgBIAEoCzIRLnRhdm9sYS52MS5MZWFndWUiMQoSTGlzdExlYWd1ZXNSZXF1ZXN0EgwKBGdhbWUYASABKAkSDQoFbGltaXQYAiABKAUifAoNTGVhZ3VlU3VtbWFyeRIRCglsZWFndWVfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIMCgRnYW1lGAMgASgJEgwKBGhvc3QYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiQAoTTGlzdExlYWd1ZXNSZXNwb25zZRIpCgdsZWFndWVzGAEgAygLMhgudGF2b2xhLnYxLkxlYWd1ZVN1bW1hcnkiUAoPUmVnaXN0ZXJSZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCRIUCgxhY2NvdW50X25hbWUYAiABKAkSFAoMcGFydG5lcl9uYW1lGAMgASgJIjUKEFJlZ2lzdGVyUmVzcG9uc2USIQoGbGVhZ3VlGAEgASgLMhEudGF2b2xhLnYxLkxlYWd1ZSI6Cg9XaXRoZHJhd1JlcXVlc3QSEQoJbGVhZ3VlX2lkGAEgASgJEhQKDGFjY291bnRfbmFtZRgCIAEoCSI1ChBXaXRoZHJhd1Jlc3BvbnNlEiEKBmxlYWd1ZRgBIAEoCzIRLnRhdm9sYS52MS5MZWFndWUi4gEKElN0YXJ0U2Vhc29uUmVxdWVzdBIRCglsZWFndWVfaWQYASABKAkSEQoJZGl2aXNpb25zGAIgASgFEhYKDmRpdmlzaW9uX25hbWVzGAMgAygJEg8KB3Byb21vdGUYBCABKAUSEAoIcmVsZWdhdGUYBSABKAUSOwoHb3B0aW9ucxgGIAMoCzIqLnRhdm9sYS52MS5TdGFydFNlYXNvblJlcXVlc3QuT3B0aW9uc0VudHJ5Gi4KDE9wdGlvbnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjgKE1N0YXJ0U2Vhc29uUmVzcG9uc2USIQoGbGVhZ3VlGAEgASgLMhEudGF2b2xhLnYxLkxlYWd1ZSJ4ChRTY2hlZHVsZVJvdW5kUmVxdWVzdBIRCglsZWFndWVfaWQYASABKAkSDQoFcm91bmQYAiABKAUSLQoJc3RhcnRzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdwbGF5b2ZmGAQgASgIImIKFVNjaGVkdWxlUm91bmRSZXNwb25zZRImCgVyb3VuZBgBIAEoCzIXLnRhdm9sYS52MS5Sb3VuZFN1bW1hcnkSIQoGbGVhZ3VlGAIgASgLMhEudGF2b2xhLnYxLkxlYWd1ZSI2ChJSZXN1bWVSb3VuZFJlcXVlc3QSEQoJbGVhZ3VlX2lkGAEgASgJEg0KBXJvdW5kGAIgASgFIjgKE1Jlc3VtZVJvdW5kUmVzcG9uc2USIQoGbGVhZ3VlGAEgASgLMhEudGF2b2xhLnYxLkxlYWd1ZSIlChBFbmRTZWFzb25SZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCSJcChFFbmRTZWFzb25SZXNwb25zZRIhCgZsZWFndWUYASABKAsyES50YXZvbGEudjEuTGVhZ3VlEiQKBW1vdmVzGAIgAygLMhUudGF2b2xhLnYxLlNlYXNvbk1vdmUiTAoKTGVhZ3VlU2VhdBIMCgRzZWF0GAEgASgFEhIKCmFjY291bnRfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIOCgZhYnNlbnQYBCABKAgi1gEKC0xlYWd1ZVRhYmxlEhAKCGRpdmlzaW9uGAEgASgJEg0KBWluZGV4GAIgASgFEhAKCHRhYmxlX2lkGAMgASgJEhAKCG1hdGNoX2lkGAQgASgJEh0KFW1hdGNoX3NlZWRfY29tbWl0bWVudBgFIAEoCRIkCgVzZWF0cxgGIAMoCzIVLnRhdm9sYS52MS5MZWFndWVTZWF0EhAKCGZpbmlzaGVkGAcgASgIEisKBnJlc3VsdBgIIAMoCzIbLnRhdm9sYS52MS5MZWFndWVSZXN1bHRMaW5lIj0KEExlYWd1ZVJlc3VsdExpbmUSDAoEc2VhdBgBIAEoBRINCgVzY29yZRgCIAEoAxIMCgRyYW5rGAMgASgFIlEKD0RpdmlzaW9uU2VhdGluZxIQCghkaXZpc2lvbhgBIAEoCRIQCghlbnRyYW50cxgCIAMoCRIMCgRieWVzGAMgAygJEgwKBGNvc3QYBCABKAMiQwoPR2V0Um91bmRSZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCRIOCgZzZWFzb24YAiABKAUSDQoFcm91bmQYAyABKAUioAEKEEdldFJvdW5kUmVzcG9uc2USDgoGc2Vhc29uGAEgASgFEiYKBXJvdW5kGAIgASgLMhcudGF2b2xhLnYxLlJvdW5kU3VtbWFyeRImCgZ0YWJsZXMYAyADKAsyFi50YXZvbGEudjEuTGVhZ3VlVGFibGUSLAoIc2VhdGluZ3MYBCADKAsyGi50YXZvbGEudjEuRGl2aXNpb25TZWF0aW5nIiYKEUdldE15VGFibGVSZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCSLZAQoSR2V0TXlUYWJsZVJlc3BvbnNlEg4KBnNlYXNvbhgBIAEoBRINCgVyb3VuZBgCIAEoBRIQCghkaXZpc2lvbhgDIAEoCRIQCgh0YWJsZV9pZBgEIAEoCRIQCghtYXRjaF9pZBgFIAEoCRIMCgRzZWF0GAYgASgFEi0KCXN0YXJ0c19hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJAoIY2hlY2tfaW4YCCABKA4yEi50YXZvbGEudjEuQ2hlY2tJbhILCgNieWUYCSABKAgiLQoOU3RhbmRpbmdDb2x1bW4SDAoEbmFtZRgBIAEoCRINCgV2YWx1ZRgCIAEoASLKAQoMU3RhbmRpbmdMaW5lEgwKBHJhbmsYASABKAUSDwoHZW50cmFudBgCIAEoCRIMCgRuYW1lGAMgASgJEg4KBnBvaW50cxgEIAEoARIqCgdjb2x1bW5zGAUgAygLMhkudGF2b2xhLnYxLlN0YW5kaW5nQ29sdW1uEg4KBnBsYXllZBgGIAEoBRIMCgRieWVzGAcgASgFEhAKCGFic2VuY2VzGAggASgFEhEKCXdpdGhkcmF3bhgJIAEoCBIOCgZyb3VuZHMYCiADKAkiXwoTR2V0U3RhbmRpbmdzUmVxdWVzdBIRCglsZWFndWVfaWQYASABKAkSDgoGc2Vhc29uGAIgASgFEhAKCGRpdmlzaW9uGAMgASgJEhMKC2FmdGVyX3JvdW5kGAQgASgFIp4BChRHZXRTdGFuZGluZ3NSZXNwb25zZRIOCgZzZWFzb24YASABKAUSEAoIZGl2aXNpb24YAiABKAkSEwoLYWZ0ZXJfcm91bmQYAyABKAUSEgoKdGllX2JyZWFrcxgEIAMoCRImCgVsaW5lcxgFIAMoCzIXLnRhdm9sYS52MS5TdGFuZGluZ0xpbmUSEwoLcHJvdmlzaW9uYWwYBiABKAgiYQoTRXhwb3J0U2Vhc29uUmVxdWVzdBIRCglsZWFndWVfaWQYASABKAkSDgoGc2Vhc29uGAIgASgFEicKBmZvcm1hdBgDIAEoDjIXLnRhdm9sYS52MS5FeHBvcnRGb3JtYXQiTwoURXhwb3J0U2Vhc29uUmVzcG9uc2USDwoHY29udGVudBgBIAEoCRIRCglmaWxlX25hbWUYAiABKAkSEwoLcHJvdmlzaW9uYWwYAyABKAgiOQoUR2V0U3RhdGlzdGljc1JlcXVlc3QSEwoLcGxheWVyX25hbWUYASABKAkSDAoEZ2FtZRgCIAEoCSIuChBTdGF0aXN0aWNDb3VudGVyEgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAyLDAQoVR2V0U3RhdGlzdGljc1Jlc3BvbnNlEhMKC3BsYXllcl9uYW1lGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkSDAoEZ2FtZRgDIAEoCRIPCgdtYXRjaGVzGAQgASgDEgwKBHdpbnMYBSABKAMSDgoGcGxhY2VzGAYgAygDEhUKDWF2ZXJhZ2Vfc2NvcmUYByABKAESLQoIY291bnRlcnMYCCADKAsyGy50YXZvbGEudjEuU3RhdGlzdGljQ291bnRlciJKChZHZXRNYXRjaEhpc3RvcnlSZXF1ZXN0EhMKC3BsYXllcl9uYW1lGAEgASgJEgwKBGdhbWUYAiABKAkSDQoFbGltaXQYAyABKAUimAEKDEhpc3RvcnlFbnRyeRIQCghtYXRjaF9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEgwKBHNlYXQYAyABKAUSDQoFc2NvcmUYBCABKAMSDAoEcmFuaxgFIAEoBRIPCgdwbGF5ZXJzGAYgASgFEiwKCGVuZGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJDChdHZXRNYXRjaEhpc3RvcnlSZXNwb25zZRIoCgdtYXRjaGVzGAEgAygLMhcudGF2b2xhLnYxLkhpc3RvcnlFbnRyeSI8ChdHZXRSYXRpbmdIaXN0b3J5UmVxdWVzdBITCgtwbGF5ZXJfbmFtZRgBIAEoCRIMCgRnYW1lGAIgASgJInEKC1JhdGluZ1BvaW50EhAKCG1hdGNoX2lkGAEgASgJEg8KB2dhbWVfbm8YAiABKAUSCgoCbXUYAyABKAESDQoFc2lnbWEYBCABKAESDwoHb3JkaW5hbBgFIAEoARITCgtwcm92aXNpb25hbBgGIAEoCCJWChhHZXRSYXRpbmdIaXN0b3J5UmVzcG9uc2USEgoKYWNjb3VudF9pZBgBIAEoCRImCgZwb2ludHMYAiADKAsyFi50YXZvbGEudjEuUmF0aW5nUG9pbnQqlAEKC1JvdW5kU3RhdHVzEhwKGFJPVU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhoKFlJPVU5EX1NUQVRVU19TQ0hFRFVMRUQQARIZChVST1VORF9TVEFUVVNfQ0hFQ0tfSU4QAhIYChRST1VORF9TVEFUVVNfUExBWUlORxADEhYKElJPVU5EX1NUQVRVU19FTkRFRBAEKqQBCgdDaGVja0luEhgKFENIRUNLX0lOX1VOU1BFQ0lGSUVEEAASFwoTQ0hFQ0tfSU5fTk9UX1NFQVRFRBABEhUKEUNIRUNLX0lOX05PVF9PUEVOEAISEQoNQ0hFQ0tfSU5fT1BFThADEhEKDUNIRUNLX0lOX0RPTkUQBBITCg9DSEVDS19JTl9BQlNFTlQQBRIUChBDSEVDS19JTl9QTEFZSU5HEAYqXAoMRXhwb3J0Rm9ybWF0Eh0KGUVYUE9SVF9GT1JNQVRfVU5TUEVDSUZJRUQQABIVChFFWFBPUlRfRk9STUFUX0NTVhABEhYKEkVYUE9SVF9GT1JNQVRfSlNPThACMvUJCg1MZWFndWVTZXJ2aWNlEk8KDENyZWF0ZUxlYWd1ZRIeLnRhdm9sYS52MS5DcmVhdGVMZWFndWVSZXF1ZXN0Gh8udGF2b2xhLnYxLkNyZWF0ZUxlYWd1ZVJlc3BvbnNlEkYKCUdldExlYWd1ZRIbLnRhdm9sYS52MS5HZXRMZWFndWVSZXF1ZXN0GhwudGF2b2xhLnYxLkdldExlYWd1ZVJlc3BvbnNlEkwKC0xpc3RMZWFndWVzEh0udGF2b2xhLnYxLkxpc3RMZWFndWVzUmVxdWVzdBoeLnRhdm9sYS52MS5MaXN0TGVhZ3Vlc1Jlc3BvbnNlEkMKCFJlZ2lzdGVyEhoudGF2b2xhLnYxLlJlZ2lzdGVyUmVxdWVzdBobLnRhdm9sYS52MS5SZWdpc3RlclJlc3BvbnNlEkMKCFdpdGhkcmF3EhoudGF2b2xhLnYxLldpdGhkcmF3UmVxdWVzdBobLnRhdm9sYS52MS5XaXRoZHJhd1Jlc3BvbnNlEkwKC1N0YXJ0U2Vhc29uEh0udGF2b2xhLnYxLlN0YXJ0U2Vhc29uUmVxdWVzdBoeLnRhdm9sYS52MS5TdGFydFNlYXNvblJlc3BvbnNlElIKDVNjaGVkdWxlUm91bmQSHy50YXZvbGEudjEuU2NoZWR1bGVSb3VuZFJlcXVlc3QaIC50YXZvbGEudjEuU2NoZWR1bGVSb3VuZFJlc3BvbnNlEkwKC1Jlc3VtZVJvdW5kEh0udGF2b2xhLnYxLlJlc3VtZVJvdW5kUmVxdWVzdBoeLnRhdm9sYS52MS5SZXN1bWVSb3VuZFJlc3BvbnNlEkYKCUVuZFNlYXNvbhIbLnRhdm9sYS52MS5FbmRTZWFzb25SZXF1ZXN0GhwudGF2b2xhLnYxLkVuZFNlYXNvblJlc3BvbnNlEkMKCEdldFJvdW5kEhoudGF2b2xhLnYxLkdldFJvdW5kUmVxdWVzdBobLnRhdm9sYS52MS5HZXRSb3VuZFJlc3BvbnNlEkkKCkdldE15VGFibGUSHC50YXZvbGEudjEuR2V0TXlUYWJsZVJlcXVlc3QaHS50YXZvbGEudjEuR2V0TXlUYWJsZVJlc3BvbnNlEk8KDEdldFN0YW5kaW5ncxIeLnRhdm9sYS52MS5HZXRTdGFuZGluZ3NSZXF1ZXN0Gh8udGF2b2xhLnYxLkdldFN0YW5kaW5nc1Jlc3BvbnNlEk8KDEV4cG9ydFNlYXNvbhIeLnRhdm9sYS52MS5FeHBvcnRTZWFzb25SZXF1ZXN0Gh8udGF2b2xhLnYxLkV4cG9ydFNlYXNvblJlc3BvbnNlElIKDUdldFN0YXRpc3RpY3MSHy50YXZvbGEudjEuR2V0U3RhdGlzdGljc1JlcXVlc3QaIC50YXZvbGEudjEuR2V0U3RhdGlzdGljc1Jlc3BvbnNlElgKD0dldE1hdGNoSGlzdG9yeRIhLnRhdm9sYS52MS5HZXRNYXRjaEhpc3RvcnlSZXF1ZXN0GiIudGF2b2xhLnYxLkdldE1hdGNoSGlzdG9yeVJlc3BvbnNlElsKEEdldFJhdGluZ0hpc3RvcnkSIi50YXZvbGEudjEuR2V0UmF0aW5nSGlzdG9yeVJlcXVlc3QaIy50YXZvbGEudjEuR2V0UmF0aW5nSGlzdG9yeVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * How a league is run (fixed for the league; shown to everyone).
@@ -22,14 +22,16 @@ export const file_tavola_v1_league: GenFile = /*@__PURE__*/
 export type LeagueFormat = Message<"tavola.v1.LeagueFormat"> & {
   /**
    * "individual" (Barbu, Fan Tan, Doppelkopf), or for Spades and dominoes "fixed"
-   * (pairs register as teams; the default) or "rotating" (partners change each round).
+   * (pairs register as teams; the default) or "rotating" (partners change each round);
+   * dominoes also "single" (one against one: tables of two, the options' mode "block"
+   * or "draw").
    *
    * @generated from field: string partners = 1;
    */
   partners: string;
 
   /**
-   * Fixed pairs: "swiss" (default) or "round_robin" (Berger).
+   * Fixed pairs and single players: "swiss" (default) or "round_robin" (Berger).
    *
    * @generated from field: string pairing = 2;
    */
@@ -95,6 +97,51 @@ export type LeagueFormat = Message<"tavola.v1.LeagueFormat"> & {
    * @generated from field: repeated string tie_breaks = 10;
    */
   tieBreaks: string[];
+
+  /**
+   * Head-to-head formats (Spades and dominoes pairs, dominoes one against one): a
+   * single-elimination knockout of this many qualifiers (2, 4, 8 or 16) after the
+   * regular rounds; 0: none. Its rounds are scheduled with ScheduleRound{playoff}.
+   *
+   * @generated from field: int32 playoff = 13;
+   */
+  playoff: number;
+
+  /**
+   * "division" (default: each division's best play their own bracket) or "across"
+   * (group stage + knockout: the divisions are the groups, and the best of every group
+   * meet in one bracket, group winners against other groups' runners-up).
+   *
+   * @generated from field: string playoff_mode = 14;
+   */
+  playoffMode: string;
+
+  /**
+   * Seating of the individual games: "even" (default; pairs meet as evenly as possible)
+   * or "standings" (players of similar standings points meet, swaps within the band).
+   *
+   * @generated from field: string seating = 11;
+   */
+  seating: string;
+
+  /**
+   * Seating by standings: how far apart in standings points two swapped players (and a
+   * table's players) may be (0: the scoring's default, e.g. 2 for placement points).
+   *
+   * @generated from field: int32 band = 12;
+   */
+  band: number;
+
+  /**
+   * Duplicate (Barbu and Spades only): every table of a division's round deals the same
+   * cards (one seed chosen by the platform, no client seeds; revealed when the round has
+   * ended), and each seat (Spades: each side, N/S and E/W apart) is compared with the
+   * same seat at the other tables: 2 matchpoints per score beaten, 1 per tie. Scoring is
+   * then "matchpoints". Spades needs the table option "hands" > 0.
+   *
+   * @generated from field: bool duplicate = 15;
+   */
+  duplicate: boolean;
 };
 
 /**
@@ -306,6 +353,13 @@ export type RoundSummary = Message<"tavola.v1.RoundSummary"> & {
    * @generated from field: string halted = 8;
    */
   halted: string;
+
+  /**
+   * A round of the knockout.
+   *
+   * @generated from field: bool playoff = 9;
+   */
+  playoff: boolean;
 };
 
 /**
@@ -314,6 +368,132 @@ export type RoundSummary = Message<"tavola.v1.RoundSummary"> & {
  */
 export const RoundSummarySchema: GenMessage<RoundSummary> = /*@__PURE__*/
   messageDesc(file_tavola_v1_league, 5);
+
+/**
+ * One pairing of a knockout round.
+ *
+ * @generated from message tavola.v1.PlayoffTie
+ */
+export type PlayoffTie = Message<"tavola.v1.PlayoffTie"> & {
+  /**
+   * The better seed's entrant key (an account, or a team "team:<a>+<b>").
+   *
+   * @generated from field: string first = 1;
+   */
+  first: string;
+
+  /**
+   * Its display name.
+   *
+   * @generated from field: string first_name = 2;
+   */
+  firstName: string;
+
+  /**
+   * The other entrant; empty for a walkover (the first advances without playing).
+   *
+   * @generated from field: string second = 3;
+   */
+  second: string;
+
+  /**
+   * Its display name.
+   *
+   * @generated from field: string second_name = 4;
+   */
+  secondName: string;
+
+  /**
+   * The match played (empty for a walkover).
+   *
+   * @generated from field: string match_id = 5;
+   */
+  matchId: string;
+
+  /**
+   * Who advances, once the match has its result (empty before).
+   *
+   * @generated from field: string winner = 6;
+   */
+  winner: string;
+};
+
+/**
+ * Describes the message tavola.v1.PlayoffTie.
+ * Use `create(PlayoffTieSchema)` to create a new message.
+ */
+export const PlayoffTieSchema: GenMessage<PlayoffTie> = /*@__PURE__*/
+  messageDesc(file_tavola_v1_league, 6);
+
+/**
+ * A round of a knockout bracket.
+ *
+ * @generated from message tavola.v1.PlayoffRound
+ */
+export type PlayoffRound = Message<"tavola.v1.PlayoffRound"> & {
+  /**
+   * The season's round number.
+   *
+   * @generated from field: int32 round = 1;
+   */
+  round: number;
+
+  /**
+   * Its pairings, in bracket order.
+   *
+   * @generated from field: repeated tavola.v1.PlayoffTie ties = 2;
+   */
+  ties: PlayoffTie[];
+};
+
+/**
+ * Describes the message tavola.v1.PlayoffRound.
+ * Use `create(PlayoffRoundSchema)` to create a new message.
+ */
+export const PlayoffRoundSchema: GenMessage<PlayoffRound> = /*@__PURE__*/
+  messageDesc(file_tavola_v1_league, 7);
+
+/**
+ * A knockout bracket: a division's, or "knockout" for one across the divisions.
+ *
+ * @generated from message tavola.v1.PlayoffBracket
+ */
+export type PlayoffBracket = Message<"tavola.v1.PlayoffBracket"> & {
+  /**
+   * The division the bracket belongs to, or "knockout".
+   *
+   * @generated from field: string group = 1;
+   */
+  group: string;
+
+  /**
+   * Its rounds so far.
+   *
+   * @generated from field: repeated tavola.v1.PlayoffRound rounds = 2;
+   */
+  rounds: PlayoffRound[];
+
+  /**
+   * The winner of the final, once decided (entrant key).
+   *
+   * @generated from field: string champion = 3;
+   */
+  champion: string;
+
+  /**
+   * The champion's display name.
+   *
+   * @generated from field: string champion_name = 4;
+   */
+  championName: string;
+};
+
+/**
+ * Describes the message tavola.v1.PlayoffBracket.
+ * Use `create(PlayoffBracketSchema)` to create a new message.
+ */
+export const PlayoffBracketSchema: GenMessage<PlayoffBracket> = /*@__PURE__*/
+  messageDesc(file_tavola_v1_league, 8);
 
 /**
  * A season.
@@ -383,6 +563,13 @@ export type Season = Message<"tavola.v1.Season"> & {
    * @generated from field: repeated tavola.v1.SeasonMove moves = 9;
    */
   moves: SeasonMove[];
+
+  /**
+   * The knockout brackets, once a playoff round is scheduled.
+   *
+   * @generated from field: repeated tavola.v1.PlayoffBracket playoffs = 10;
+   */
+  playoffs: PlayoffBracket[];
 };
 
 /**
@@ -390,7 +577,7 @@ export type Season = Message<"tavola.v1.Season"> & {
  * Use `create(SeasonSchema)` to create a new message.
  */
 export const SeasonSchema: GenMessage<Season> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 6);
+  messageDesc(file_tavola_v1_league, 9);
 
 /**
  * A promotion or relegation.
@@ -432,7 +619,7 @@ export type SeasonMove = Message<"tavola.v1.SeasonMove"> & {
  * Use `create(SeasonMoveSchema)` to create a new message.
  */
 export const SeasonMoveSchema: GenMessage<SeasonMove> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 7);
+  messageDesc(file_tavola_v1_league, 10);
 
 /**
  * A league's public state.
@@ -523,7 +710,7 @@ export type League = Message<"tavola.v1.League"> & {
  * Use `create(LeagueSchema)` to create a new message.
  */
 export const LeagueSchema: GenMessage<League> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 8);
+  messageDesc(file_tavola_v1_league, 11);
 
 /**
  * Request of GetLeague.
@@ -544,7 +731,7 @@ export type GetLeagueRequest = Message<"tavola.v1.GetLeagueRequest"> & {
  * Use `create(GetLeagueRequestSchema)` to create a new message.
  */
 export const GetLeagueRequestSchema: GenMessage<GetLeagueRequest> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 9);
+  messageDesc(file_tavola_v1_league, 12);
 
 /**
  * Response of GetLeague.
@@ -565,7 +752,7 @@ export type GetLeagueResponse = Message<"tavola.v1.GetLeagueResponse"> & {
  * Use `create(GetLeagueResponseSchema)` to create a new message.
  */
 export const GetLeagueResponseSchema: GenMessage<GetLeagueResponse> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 10);
+  messageDesc(file_tavola_v1_league, 13);
 
 /**
  * Request of ListLeagues.
@@ -593,7 +780,7 @@ export type ListLeaguesRequest = Message<"tavola.v1.ListLeaguesRequest"> & {
  * Use `create(ListLeaguesRequestSchema)` to create a new message.
  */
 export const ListLeaguesRequestSchema: GenMessage<ListLeaguesRequest> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 11);
+  messageDesc(file_tavola_v1_league, 14);
 
 /**
  * A league in a listing.
@@ -642,7 +829,7 @@ export type LeagueSummary = Message<"tavola.v1.LeagueSummary"> & {
  * Use `create(LeagueSummarySchema)` to create a new message.
  */
 export const LeagueSummarySchema: GenMessage<LeagueSummary> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 12);
+  messageDesc(file_tavola_v1_league, 15);
 
 /**
  * Response of ListLeagues.
@@ -663,7 +850,7 @@ export type ListLeaguesResponse = Message<"tavola.v1.ListLeaguesResponse"> & {
  * Use `create(ListLeaguesResponseSchema)` to create a new message.
  */
 export const ListLeaguesResponseSchema: GenMessage<ListLeaguesResponse> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 13);
+  messageDesc(file_tavola_v1_league, 16);
 
 /**
  * Request of Register.
@@ -698,7 +885,7 @@ export type RegisterRequest = Message<"tavola.v1.RegisterRequest"> & {
  * Use `create(RegisterRequestSchema)` to create a new message.
  */
 export const RegisterRequestSchema: GenMessage<RegisterRequest> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 14);
+  messageDesc(file_tavola_v1_league, 17);
 
 /**
  * Response of Register.
@@ -719,7 +906,7 @@ export type RegisterResponse = Message<"tavola.v1.RegisterResponse"> & {
  * Use `create(RegisterResponseSchema)` to create a new message.
  */
 export const RegisterResponseSchema: GenMessage<RegisterResponse> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 15);
+  messageDesc(file_tavola_v1_league, 18);
 
 /**
  * Request of Withdraw.
@@ -747,7 +934,7 @@ export type WithdrawRequest = Message<"tavola.v1.WithdrawRequest"> & {
  * Use `create(WithdrawRequestSchema)` to create a new message.
  */
 export const WithdrawRequestSchema: GenMessage<WithdrawRequest> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 16);
+  messageDesc(file_tavola_v1_league, 19);
 
 /**
  * Response of Withdraw.
@@ -768,7 +955,7 @@ export type WithdrawResponse = Message<"tavola.v1.WithdrawResponse"> & {
  * Use `create(WithdrawResponseSchema)` to create a new message.
  */
 export const WithdrawResponseSchema: GenMessage<WithdrawResponse> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 17);
+  messageDesc(file_tavola_v1_league, 20);
 
 /**
  * Request of StartSeason.
@@ -824,7 +1011,7 @@ export type StartSeasonRequest = Message<"tavola.v1.StartSeasonRequest"> & {
  * Use `create(StartSeasonRequestSchema)` to create a new message.
  */
 export const StartSeasonRequestSchema: GenMessage<StartSeasonRequest> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 18);
+  messageDesc(file_tavola_v1_league, 21);
 
 /**
  * Response of StartSeason.
@@ -845,7 +1032,7 @@ export type StartSeasonResponse = Message<"tavola.v1.StartSeasonResponse"> & {
  * Use `create(StartSeasonResponseSchema)` to create a new message.
  */
 export const StartSeasonResponseSchema: GenMessage<StartSeasonResponse> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 19);
+  messageDesc(file_tavola_v1_league, 22);
 
 /**
  * Request of ScheduleRound.
@@ -873,6 +1060,15 @@ export type ScheduleRoundRequest = Message<"tavola.v1.ScheduleRoundRequest"> & {
    * @generated from field: google.protobuf.Timestamp starts_at = 3;
    */
   startsAt?: Timestamp | undefined;
+
+  /**
+   * A round of the knockout (the format's `playoff`): seated from the regular
+   * standings (the first) or the previous knockout round's winners, once every earlier
+   * round has ended. No regular round follows a knockout round.
+   *
+   * @generated from field: bool playoff = 4;
+   */
+  playoff: boolean;
 };
 
 /**
@@ -880,7 +1076,7 @@ export type ScheduleRoundRequest = Message<"tavola.v1.ScheduleRoundRequest"> & {
  * Use `create(ScheduleRoundRequestSchema)` to create a new message.
  */
 export const ScheduleRoundRequestSchema: GenMessage<ScheduleRoundRequest> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 20);
+  messageDesc(file_tavola_v1_league, 23);
 
 /**
  * Response of ScheduleRound.
@@ -908,7 +1104,7 @@ export type ScheduleRoundResponse = Message<"tavola.v1.ScheduleRoundResponse"> &
  * Use `create(ScheduleRoundResponseSchema)` to create a new message.
  */
 export const ScheduleRoundResponseSchema: GenMessage<ScheduleRoundResponse> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 21);
+  messageDesc(file_tavola_v1_league, 24);
 
 /**
  * Request of ResumeRound.
@@ -936,7 +1132,7 @@ export type ResumeRoundRequest = Message<"tavola.v1.ResumeRoundRequest"> & {
  * Use `create(ResumeRoundRequestSchema)` to create a new message.
  */
 export const ResumeRoundRequestSchema: GenMessage<ResumeRoundRequest> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 22);
+  messageDesc(file_tavola_v1_league, 25);
 
 /**
  * Response of ResumeRound.
@@ -957,7 +1153,7 @@ export type ResumeRoundResponse = Message<"tavola.v1.ResumeRoundResponse"> & {
  * Use `create(ResumeRoundResponseSchema)` to create a new message.
  */
 export const ResumeRoundResponseSchema: GenMessage<ResumeRoundResponse> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 23);
+  messageDesc(file_tavola_v1_league, 26);
 
 /**
  * Request of EndSeason.
@@ -978,7 +1174,7 @@ export type EndSeasonRequest = Message<"tavola.v1.EndSeasonRequest"> & {
  * Use `create(EndSeasonRequestSchema)` to create a new message.
  */
 export const EndSeasonRequestSchema: GenMessage<EndSeasonRequest> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 24);
+  messageDesc(file_tavola_v1_league, 27);
 
 /**
  * Response of EndSeason.
@@ -1006,7 +1202,7 @@ export type EndSeasonResponse = Message<"tavola.v1.EndSeasonResponse"> & {
  * Use `create(EndSeasonResponseSchema)` to create a new message.
  */
 export const EndSeasonResponseSchema: GenMessage<EndSeasonResponse> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 25);
+  messageDesc(file_tavola_v1_league, 28);
 
 /**
  * A seat of a league table.
@@ -1048,7 +1244,7 @@ export type LeagueSeat = Message<"tavola.v1.LeagueSeat"> & {
  * Use `create(LeagueSeatSchema)` to create a new message.
  */
 export const LeagueSeatSchema: GenMessage<LeagueSeat> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 26);
+  messageDesc(file_tavola_v1_league, 29);
 
 /**
  * A table of a round.
@@ -1118,7 +1314,7 @@ export type LeagueTable = Message<"tavola.v1.LeagueTable"> & {
  * Use `create(LeagueTableSchema)` to create a new message.
  */
 export const LeagueTableSchema: GenMessage<LeagueTable> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 27);
+  messageDesc(file_tavola_v1_league, 30);
 
 /**
  * One seat's line of a table's result.
@@ -1153,7 +1349,7 @@ export type LeagueResultLine = Message<"tavola.v1.LeagueResultLine"> & {
  * Use `create(LeagueResultLineSchema)` to create a new message.
  */
 export const LeagueResultLineSchema: GenMessage<LeagueResultLine> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 28);
+  messageDesc(file_tavola_v1_league, 31);
 
 /**
  * A division's seating in a round.
@@ -1195,7 +1391,7 @@ export type DivisionSeating = Message<"tavola.v1.DivisionSeating"> & {
  * Use `create(DivisionSeatingSchema)` to create a new message.
  */
 export const DivisionSeatingSchema: GenMessage<DivisionSeating> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 29);
+  messageDesc(file_tavola_v1_league, 32);
 
 /**
  * Request of GetRound.
@@ -1230,7 +1426,7 @@ export type GetRoundRequest = Message<"tavola.v1.GetRoundRequest"> & {
  * Use `create(GetRoundRequestSchema)` to create a new message.
  */
 export const GetRoundRequestSchema: GenMessage<GetRoundRequest> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 30);
+  messageDesc(file_tavola_v1_league, 33);
 
 /**
  * Response of GetRound.
@@ -1272,7 +1468,7 @@ export type GetRoundResponse = Message<"tavola.v1.GetRoundResponse"> & {
  * Use `create(GetRoundResponseSchema)` to create a new message.
  */
 export const GetRoundResponseSchema: GenMessage<GetRoundResponse> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 31);
+  messageDesc(file_tavola_v1_league, 34);
 
 /**
  * Request of GetMyTable.
@@ -1293,7 +1489,7 @@ export type GetMyTableRequest = Message<"tavola.v1.GetMyTableRequest"> & {
  * Use `create(GetMyTableRequestSchema)` to create a new message.
  */
 export const GetMyTableRequestSchema: GenMessage<GetMyTableRequest> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 32);
+  messageDesc(file_tavola_v1_league, 35);
 
 /**
  * Response of GetMyTable.
@@ -1370,7 +1566,7 @@ export type GetMyTableResponse = Message<"tavola.v1.GetMyTableResponse"> & {
  * Use `create(GetMyTableResponseSchema)` to create a new message.
  */
 export const GetMyTableResponseSchema: GenMessage<GetMyTableResponse> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 33);
+  messageDesc(file_tavola_v1_league, 36);
 
 /**
  * A column of a standings line.
@@ -1398,7 +1594,7 @@ export type StandingColumn = Message<"tavola.v1.StandingColumn"> & {
  * Use `create(StandingColumnSchema)` to create a new message.
  */
 export const StandingColumnSchema: GenMessage<StandingColumn> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 34);
+  messageDesc(file_tavola_v1_league, 37);
 
 /**
  * A line of a division's standings.
@@ -1482,7 +1678,7 @@ export type StandingLine = Message<"tavola.v1.StandingLine"> & {
  * Use `create(StandingLineSchema)` to create a new message.
  */
 export const StandingLineSchema: GenMessage<StandingLine> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 35);
+  messageDesc(file_tavola_v1_league, 38);
 
 /**
  * Request of GetStandings.
@@ -1524,7 +1720,7 @@ export type GetStandingsRequest = Message<"tavola.v1.GetStandingsRequest"> & {
  * Use `create(GetStandingsRequestSchema)` to create a new message.
  */
 export const GetStandingsRequestSchema: GenMessage<GetStandingsRequest> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 36);
+  messageDesc(file_tavola_v1_league, 39);
 
 /**
  * Response of GetStandings.
@@ -1580,7 +1776,7 @@ export type GetStandingsResponse = Message<"tavola.v1.GetStandingsResponse"> & {
  * Use `create(GetStandingsResponseSchema)` to create a new message.
  */
 export const GetStandingsResponseSchema: GenMessage<GetStandingsResponse> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 37);
+  messageDesc(file_tavola_v1_league, 40);
 
 /**
  * Request of ExportSeason.
@@ -1615,7 +1811,7 @@ export type ExportSeasonRequest = Message<"tavola.v1.ExportSeasonRequest"> & {
  * Use `create(ExportSeasonRequestSchema)` to create a new message.
  */
 export const ExportSeasonRequestSchema: GenMessage<ExportSeasonRequest> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 38);
+  messageDesc(file_tavola_v1_league, 41);
 
 /**
  * Response of ExportSeason.
@@ -1650,7 +1846,7 @@ export type ExportSeasonResponse = Message<"tavola.v1.ExportSeasonResponse"> & {
  * Use `create(ExportSeasonResponseSchema)` to create a new message.
  */
 export const ExportSeasonResponseSchema: GenMessage<ExportSeasonResponse> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 39);
+  messageDesc(file_tavola_v1_league, 42);
 
 /**
  * Request of GetStatistics.
@@ -1678,7 +1874,7 @@ export type GetStatisticsRequest = Message<"tavola.v1.GetStatisticsRequest"> & {
  * Use `create(GetStatisticsRequestSchema)` to create a new message.
  */
 export const GetStatisticsRequestSchema: GenMessage<GetStatisticsRequest> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 40);
+  messageDesc(file_tavola_v1_league, 43);
 
 /**
  * A counter of an account's statistics.
@@ -1706,7 +1902,7 @@ export type StatisticCounter = Message<"tavola.v1.StatisticCounter"> & {
  * Use `create(StatisticCounterSchema)` to create a new message.
  */
 export const StatisticCounterSchema: GenMessage<StatisticCounter> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 41);
+  messageDesc(file_tavola_v1_league, 44);
 
 /**
  * Response of GetStatistics.
@@ -1776,7 +1972,7 @@ export type GetStatisticsResponse = Message<"tavola.v1.GetStatisticsResponse"> &
  * Use `create(GetStatisticsResponseSchema)` to create a new message.
  */
 export const GetStatisticsResponseSchema: GenMessage<GetStatisticsResponse> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 42);
+  messageDesc(file_tavola_v1_league, 45);
 
 /**
  * Request of GetMatchHistory.
@@ -1811,7 +2007,7 @@ export type GetMatchHistoryRequest = Message<"tavola.v1.GetMatchHistoryRequest">
  * Use `create(GetMatchHistoryRequestSchema)` to create a new message.
  */
 export const GetMatchHistoryRequestSchema: GenMessage<GetMatchHistoryRequest> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 43);
+  messageDesc(file_tavola_v1_league, 46);
 
 /**
  * A finished match of an account.
@@ -1874,7 +2070,7 @@ export type HistoryEntry = Message<"tavola.v1.HistoryEntry"> & {
  * Use `create(HistoryEntrySchema)` to create a new message.
  */
 export const HistoryEntrySchema: GenMessage<HistoryEntry> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 44);
+  messageDesc(file_tavola_v1_league, 47);
 
 /**
  * Response of GetMatchHistory.
@@ -1895,7 +2091,7 @@ export type GetMatchHistoryResponse = Message<"tavola.v1.GetMatchHistoryResponse
  * Use `create(GetMatchHistoryResponseSchema)` to create a new message.
  */
 export const GetMatchHistoryResponseSchema: GenMessage<GetMatchHistoryResponse> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 45);
+  messageDesc(file_tavola_v1_league, 48);
 
 /**
  * Request of GetRatingHistory.
@@ -1923,7 +2119,7 @@ export type GetRatingHistoryRequest = Message<"tavola.v1.GetRatingHistoryRequest
  * Use `create(GetRatingHistoryRequestSchema)` to create a new message.
  */
 export const GetRatingHistoryRequestSchema: GenMessage<GetRatingHistoryRequest> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 46);
+  messageDesc(file_tavola_v1_league, 49);
 
 /**
  * One rating update.
@@ -1979,7 +2175,7 @@ export type RatingPoint = Message<"tavola.v1.RatingPoint"> & {
  * Use `create(RatingPointSchema)` to create a new message.
  */
 export const RatingPointSchema: GenMessage<RatingPoint> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 47);
+  messageDesc(file_tavola_v1_league, 50);
 
 /**
  * Response of GetRatingHistory.
@@ -2007,7 +2203,7 @@ export type GetRatingHistoryResponse = Message<"tavola.v1.GetRatingHistoryRespon
  * Use `create(GetRatingHistoryResponseSchema)` to create a new message.
  */
 export const GetRatingHistoryResponseSchema: GenMessage<GetRatingHistoryResponse> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_league, 48);
+  messageDesc(file_tavola_v1_league, 51);
 
 /**
  * Lifecycle of a round.
