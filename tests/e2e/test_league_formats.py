@@ -121,11 +121,15 @@ async def _duplicate(harness: Harness, host: Player, players: list[Player]) -> d
         league_pb2.GetRoundRequest(league_id=league_id, round=number),
         host.token,
     )
-    table = await harness.call(
-        harness.league.GetStandings,
-        league_pb2.GetStandingsRequest(league_id=league_id, division="1"),
-        host.token,
-    )
+    for _ in range(150):  # the scoring service's projection follows the round's end
+        table = await harness.call(
+            harness.league.GetStandings,
+            league_pb2.GetStandingsRequest(league_id=league_id, division="1"),
+            host.token,
+        )
+        if table.lines and all(line.played for line in table.lines):
+            break
+        await asyncio.sleep(0.2)
     return {"round": got, "standings": table, "watched": watched, "matches": figures.match_ids}
 
 

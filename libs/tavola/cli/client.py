@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,6 +96,42 @@ def default_address() -> str:
     return resolve().address
 
 
+PATIENT_RETRIES = 5
+PATIENT_MAX_WAIT_S = 5.0
+
+
+class _Patient(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
+    """Waits out the platform's rate limits: a call answered RESOURCE_EXHAUSTED (refused
+    before any work, so trying again changes nothing) is tried again after the
+    ``retry-after-ms`` the platform sends (at most ``PATIENT_MAX_WAIT_S``), up to
+    ``PATIENT_RETRIES`` times; then its answer is the caller's."""
+
+    def intercept_unary_unary(
+        self, continuation: Callable[..., Any], details: Any, request: Any
+    ) -> Any:
+        for attempt in range(PATIENT_RETRIES + 1):
+            outcome = continuation(details, request)
+            error = outcome.exception()
+            if (
+                error is None
+                or attempt == PATIENT_RETRIES
+                or outcome.code() != grpc.StatusCode.RESOURCE_EXHAUSTED
+            ):
+                return outcome
+            time.sleep(_retry_after(outcome))
+        return outcome  # pragma: no cover - the loop returns
+
+
+def _retry_after(call: Any) -> float:
+    for key, value in call.trailing_metadata() or ():
+        if key == "retry-after-ms":
+            try:
+                return min(PATIENT_MAX_WAIT_S, max(0.05, int(value) / 1000))
+            except ValueError:
+                break
+    return 1.0
+
+
 class _Bearer(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):  # type: ignore[misc]
     """Adds ``authorization: Bearer <token>`` to every call."""
 
@@ -148,7 +185,12 @@ class Client:
         says when not given)."""
         target = resolve(address, token)
         raw = grpc.insecure_channel(target.address)
-        channel = grpc.intercept_channel(raw, _Bearer(target.token)) if target.token else raw
+        waits = _Patient()  # the platform's rate limits are waited out, not failed on
+        channel = (
+            grpc.intercept_channel(raw, _Bearer(target.token), waits)
+            if target.token
+            else grpc.intercept_channel(raw, waits)
+        )
         return Client(
             channel,
             lobby_pb2_grpc.LobbyServiceStub(channel),
