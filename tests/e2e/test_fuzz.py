@@ -77,7 +77,7 @@ class World:
     """Real ids, tokens and seats for the fuzzer to mix with garbage."""
 
     def __init__(self, platform: Platform) -> None:
-        admin = Client.connect(platform.address, platform.token)
+        admin = Client.connect(platform.address, platform.token, patient=False)
         host, self.host_name = new_account(admin, "fuzzhost", Kind.HOST)
         players = [new_account(admin, "fuzzer") for _ in range(2)]
         bot, _ = new_account(admin, "fuzzbot", Kind.BOT)

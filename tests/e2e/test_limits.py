@@ -43,7 +43,7 @@ def limited(
 
 @pytest.fixture
 def admin(limited: Platform) -> Iterator[Client]:
-    connected = Client.connect(limited.address, limited.token)
+    connected = Client.connect(limited.address, limited.token, patient=False)  # the raw limits
     yield connected
     connected.close()
 

@@ -101,35 +101,34 @@ PATIENT_MAX_WAIT_S = 5.0
 
 
 class _Patient(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
-    """Waits out the platform's rate limits: a call answered RESOURCE_EXHAUSTED (refused
-    before any work, so trying again changes nothing) is tried again after the
-    ``retry-after-ms`` the platform sends (at most ``PATIENT_MAX_WAIT_S``), up to
-    ``PATIENT_RETRIES`` times; then its answer is the caller's."""
+    """Waits out the platform's rate limits: a call answered RESOURCE_EXHAUSTED with a
+    ``retry-after-ms`` trailer (a limit, refused before any work, so trying again changes
+    nothing) is tried again after that wait (at most ``PATIENT_MAX_WAIT_S``), up to
+    ``PATIENT_RETRIES`` times; any other answer is the caller's at once."""
 
     def intercept_unary_unary(
         self, continuation: Callable[..., Any], details: Any, request: Any
     ) -> Any:
         for attempt in range(PATIENT_RETRIES + 1):
             outcome = continuation(details, request)
-            error = outcome.exception()
-            if (
-                error is None
-                or attempt == PATIENT_RETRIES
-                or outcome.code() != grpc.StatusCode.RESOURCE_EXHAUSTED
-            ):
+            if outcome.exception() is None or attempt == PATIENT_RETRIES:
                 return outcome
-            time.sleep(_retry_after(outcome))
+            wait = _retry_after(outcome)
+            if outcome.code() != grpc.StatusCode.RESOURCE_EXHAUSTED or wait is None:
+                return outcome  # not a rate limit (a message too large, say): no retry
+            time.sleep(wait)
         return outcome  # pragma: no cover - the loop returns
 
 
-def _retry_after(call: Any) -> float:
+def _retry_after(call: Any) -> float | None:
+    """The platform's ``retry-after-ms`` trailer in seconds (bounded), or None."""
     for key, value in call.trailing_metadata() or ():
         if key == "retry-after-ms":
             try:
                 return min(PATIENT_MAX_WAIT_S, max(0.05, int(value) / 1000))
             except ValueError:
-                break
-    return 1.0
+                return None
+    return None
 
 
 class _Bearer(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):  # type: ignore[misc]
@@ -180,16 +179,19 @@ class Client:
     address: str = ""
 
     @staticmethod
-    def connect(address: str | None = None, token: str | None = None) -> Client:
+    def connect(
+        address: str | None = None, token: str | None = None, patient: bool = True
+    ) -> Client:
         """A client of the platform at ``address`` with ``token`` (both found as the module
-        says when not given)."""
+        says when not given). ``patient``: wait out the platform's rate limits (``_Patient``)
+        rather than fail on them."""
         target = resolve(address, token)
         raw = grpc.insecure_channel(target.address)
-        waits = _Patient()  # the platform's rate limits are waited out, not failed on
+        waits = [_Patient()] if patient else []
         channel = (
-            grpc.intercept_channel(raw, _Bearer(target.token), waits)
+            grpc.intercept_channel(raw, _Bearer(target.token), *waits)
             if target.token
-            else grpc.intercept_channel(raw, waits)
+            else grpc.intercept_channel(raw, *waits)
         )
         return Client(
             channel,

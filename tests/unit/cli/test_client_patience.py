@@ -48,3 +48,6 @@ def test_the_waits_are_bounded_and_other_errors_are_not_retried(monkeypatch):
     denied = Outcome(grpc.StatusCode.PERMISSION_DENIED)
     got, slept = run([denied], monkeypatch)
     assert got is denied and slept == []
+    too_large = Outcome(grpc.StatusCode.RESOURCE_EXHAUSTED)  # no trailer: not a limit
+    got, slept = run([too_large], monkeypatch)
+    assert got is too_large and slept == []
