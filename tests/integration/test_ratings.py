@@ -5,39 +5,13 @@ from __future__ import annotations
 import asyncpg
 import pytest
 
-from services.engine.app import Engine, Ports
-from services.scoring.app import ensure_schema
 from services.scoring.ratings import RatingsProjection
-from support.engine import FixedClock, account
+from support.engine import account
 from support.referee import play_people as play
+from support.referee import postgres_engine as engine_on
 from tavola.eventlog.postgres import PostgresEventStore
 
 pytestmark = pytest.mark.integration
-
-
-class Seeds:
-    async def seed(self, match_id: str) -> bytes:
-        return match_id.encode().ljust(32, b"-")[:32]
-
-
-async def engine_on(pool: asyncpg.Pool, first_id: int) -> tuple[Engine, PostgresEventStore]:
-    """An engine on the real event log (event ids counted from ``first_id``)."""
-    import itertools
-    import uuid
-
-    await ensure_schema(pool)
-    store = PostgresEventStore(pool, clock=FixedClock())
-    ids = itertools.count(first_id)
-    engine = Engine(
-        Ports(
-            store=store,
-            seeds=Seeds(),
-            new_id=lambda: uuid.UUID(int=next(ids)),
-            salt=lambda n: bytes(n),
-            now_ms=lambda: 0,
-        )
-    )
-    return engine, store
 
 
 async def test_ratings_follow_results_and_a_rebuild_gives_the_same_values(pool: asyncpg.Pool):
@@ -84,64 +58,6 @@ async def test_a_rebuild_while_the_service_runs_gives_the_same_ratings(pool: asy
     assert after == clean and all(r["matches"] == 4 for r in clean)
 
 
-async def play_doppelkopf(
-    engine: Engine, clock: list[int], match_id: str, names: list[str]
-) -> None:
-    """A short Doppelkopf match of people, each playing a random legal action (the pause
-    between games waited out on the engine's clock)."""
-    import hashlib
-    import random
-
-    from support.engine import SPECTATOR_CALLER, player, token
-    from tavola.v1 import game_pb2, internal_pb2
-
-    seats = [
-        internal_pb2.MatchSeat(
-            seat=i,
-            player_name=n,
-            token_sha256=hashlib.sha256(token(i).encode()).hexdigest(),
-            account_id=account(i),
-        )
-        for i, n in enumerate(names)
-    ]
-    await engine.create_match(
-        internal_pb2.CreateMatchRequest(
-            match_id=match_id,
-            table_id="t",
-            game="doppelkopf",
-            seats=seats,
-            options={"match": "1_round"},
-        )
-    )
-    rng = random.Random(match_id)
-    for n in range(10_000):
-        view = await engine.view(
-            game_pb2.GetViewRequest(match_id=match_id, seat=-1), SPECTATOR_CALLER
-        )
-        if view.finished:
-            return
-        if not view.to_act:
-            clock[0] += 60_000
-            await engine.fire_due()
-            continue
-        seat = view.to_act[0]
-        mine = await engine.view(
-            game_pb2.GetViewRequest(match_id=match_id, seat=seat, seat_token=token(seat)),
-            player(seat),
-        )
-        await engine.submit(
-            game_pb2.SubmitActionRequest(
-                match_id=match_id,
-                seat=seat,
-                seat_token=token(seat),
-                command_id=f"{match_id}-{n}",
-                action=rng.choice(mine.legal_actions).code,
-            ),
-            player(seat),
-        )
-    raise AssertionError(f"{match_id} did not finish")
-
-
 async def one_update_after_another(
     store: PostgresEventStore, match_ids: list[str]
 ) -> dict[str, tuple[float, float]]:
@@ -171,31 +87,20 @@ async def test_doppelkopf_rates_each_game_in_turn_and_a_rebuild_gives_the_same(
     """The projection works a match's games out in memory and writes once: the very values
     of one update after another, each game in the history, a match counted once — live,
     after a referee voids a hand (re-rated from the first match), and rebuilt."""
-    import itertools
-    import uuid
-
-    from services.engine.app import Ports
-    from support.engine import FixedClock
-    from support.referee import REFEREE, _Seeds
+    from support.referee import REFEREE
     from tavola.v1 import audit_pb2
 
-    await ensure_schema(pool)
-    store = PostgresEventStore(pool, clock=FixedClock())
-    ids = itertools.count(20_000)
     clock = [0]
-    engine = Engine(
-        Ports(
-            store=store,
-            seeds=_Seeds(),
-            new_id=lambda: uuid.UUID(int=next(ids)),
-            salt=lambda n: bytes(n),
-            now_ms=lambda: clock[0],
-        )
-    )
+    engine, store = await engine_on(pool, first_id=20_000, now_ms=lambda: clock[0])
+
+    async def pause_passes() -> None:  # the pause between games, on the engine's clock
+        clock[0] += 60_000
+        await engine.fire_due()
+
     names = ["ana", "bia", "caio", "duda"]
     matches = ["dk0", "dk1", "dk2"]
     for match_id in matches:
-        await play_doppelkopf(engine, clock, match_id, names)
+        await play(engine, match_id, names, "doppelkopf", {"match": "1_round"}, pause_passes)
     projection = RatingsProjection(pool, store)
     await projection.catch_up()
     query = "SELECT player, mu, sigma, matches FROM ratings WHERE game = 'doppelkopf'"

@@ -6,6 +6,7 @@ import hashlib
 import itertools
 import random
 import uuid
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from services.engine.app import Engine, Ports
@@ -44,8 +45,11 @@ class _Seeds:
         return match_id.encode().ljust(32, b"-")[:32]
 
 
-async def postgres_engine(pool: Any, first_id: int) -> tuple[Engine, PostgresEventStore]:
-    """An engine on the real event log (event ids counted from ``first_id``)."""
+async def postgres_engine(
+    pool: Any, first_id: int, now_ms: Callable[[], int] = lambda: 0
+) -> tuple[Engine, PostgresEventStore]:
+    """An engine on the real event log (event ids counted from ``first_id``; its clock
+    ``now_ms``)."""
     from services.scoring.app import ensure_schema
 
     await ensure_schema(pool)
@@ -57,16 +61,22 @@ async def postgres_engine(pool: Any, first_id: int) -> tuple[Engine, PostgresEve
             seeds=_Seeds(),
             new_id=lambda: uuid.UUID(int=next(ids)),
             salt=lambda n: bytes(n),
-            now_ms=lambda: 0,
+            now_ms=now_ms,
         )
     )
     return engine, store
 
 
 async def play_people(
-    engine: Engine, match_id: str, names: list[str], game: str = "fan-tan"
+    engine: Engine,
+    match_id: str,
+    names: list[str],
+    game: str = "fan-tan",
+    options: dict[str, str] | None = None,
+    idle: Callable[[], Awaitable[None]] | None = None,
 ) -> None:
-    """A match of people (accounts ``account(i)``), each playing a random legal action."""
+    """A match of people (accounts ``account(i)``), each playing a random legal action;
+    ``idle`` is awaited whenever nobody is to act (a pause between games to wait out)."""
     seats = [
         internal_pb2.MatchSeat(
             seat=i,
@@ -77,7 +87,9 @@ async def play_people(
         for i, n in enumerate(names)
     ]
     await engine.create_match(
-        internal_pb2.CreateMatchRequest(match_id=match_id, table_id="t", game=game, seats=seats)
+        internal_pb2.CreateMatchRequest(
+            match_id=match_id, table_id="t", game=game, seats=seats, options=options or {}
+        )
     )
     rng = random.Random(match_id)
     for n in range(10_000):
@@ -86,6 +98,9 @@ async def play_people(
         )
         if view.finished:
             return
+        if not view.to_act and idle is not None:
+            await idle()
+            continue
         seat = view.to_act[0]
         mine = await engine.view(
             game_pb2.GetViewRequest(match_id=match_id, seat=seat, seat_token=token(seat)),

@@ -136,6 +136,21 @@ def seed_ranks(seated: RoundSeated) -> dict[str, int]:
     return {e: order[i] for i, e in enumerate(seated.entrants) if e}
 
 
+def pairs(slots: Sequence[str]) -> list[tuple[str, str, int]]:
+    """The bracket's pairings of a round's slots, in order: ``(first, second, table)``,
+    the table's index in the round's seating, or ``(entrant, "", -1)`` for a walkover."""
+    out: list[tuple[str, str, int]] = []
+    table = 0
+    for i in range(0, len(slots), 2):
+        a, b = slots[i], slots[i + 1] if i + 1 < len(slots) else ""
+        if a and b:
+            out.append((a, b, table))
+            table += 1
+        elif a or b:
+            out.append((a or b, "", -1))
+    return out
+
+
 def advancing(league: LeagueState, season: SeasonState, group: str, before: int) -> list[str]:
     """The bracket's slots for the playoff round ``before`` (the first: the seeds)."""
     earlier = [r for r in playoff_rounds(season) if r.round < before]
@@ -147,17 +162,10 @@ def advancing(league: LeagueState, season: SeasonState, group: str, before: int)
     seated = last.seated.get(group)
     if seated is None:
         return []
-    slots = list(seated.entrants)
-    out: list[str] = []
-    index = 0
-    for i in range(0, len(slots), 2):
-        a, b = slots[i], slots[i + 1] if i + 1 < len(slots) else ""
-        if a and b:
-            out.append(winner(league, last, seated, index, ranks))
-            index += 1
-        else:
-            out.append(a or b)
-    return out
+    return [
+        winner(league, last, seated, table, ranks) if table >= 0 else a
+        for a, _, table in pairs(seated.entrants)
+    ]
 
 
 def seat(
@@ -168,16 +176,10 @@ def seat(
         s if s and not league.is_withdrawn(s) else ""
         for s in advancing(league, season, group, number)
     ]
-    tables: list[tuple[str, ...]] = []
-    byes: list[str] = []
-    if len(slots) >= 2:
-        for i in range(0, len(slots), 2):
-            a, b = slots[i], slots[i + 1]
-            if a and b:
-                tables.append(pairing.table(a, b, draw))
-            elif a or b:
-                byes.append(a or b)
-    return tuple(slots), Seating(tuple(tables), tuple(byes), 0)
+    found = pairs(slots) if len(slots) >= 2 else []
+    tables = tuple(pairing.table(a, b, draw) for a, b, table in found if table >= 0)
+    byes = tuple(a for a, _, table in found if table < 0)
+    return tuple(slots), Seating(tables, byes, 0)
 
 
 def decided(league: LeagueState, season: SeasonState) -> bool:
@@ -225,20 +227,16 @@ def brackets(league: LeagueState, season: SeasonState) -> list[Bracket]:
             if not ranks:
                 ranks = seed_ranks(seated)
             ties = []
-            index = 0
-            slots = seated.entrants
             tables = state.opened.tables if state.opened else ()
             opened = {t.index: t.match_id for t in tables if t.division == group}
-            for i in range(0, len(slots) - 1, 2):
-                a, b = slots[i], slots[i + 1]
-                if a and b:
-                    match_id = opened.get(index, "")
-                    done = state.ended is not None or match_id in state.results
-                    decided = winner(league, state, seated, index, ranks) if done else ""
-                    ties.append(Tie(a, b, match_id, decided))
-                    index += 1
-                elif a or b:
-                    ties.append(Tie(a or b, "", "", a or b))
+            for a, b, table in pairs(seated.entrants):
+                if table < 0:
+                    ties.append(Tie(a, "", "", a))
+                    continue
+                match_id = opened.get(table, "")
+                done = state.ended is not None or match_id in state.results
+                decided = winner(league, state, seated, table, ranks) if done else ""
+                ties.append(Tie(a, b, match_id, decided))
             shown.append(BracketRound(state.round, tuple(ties)))
             if len(ties) == 1 and ties[0].winner:
                 champion = ties[0].winner
