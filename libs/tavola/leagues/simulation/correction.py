@@ -170,8 +170,10 @@ async def correct_one(
     that an account of ``avoid`` played) and check what it changed."""
     await figures.caught_up(database_url)
     league = await figures.league(database_url, league_id)
-    plan = choose(league, match_ids, avoid)
     before = await figures.snapshot(database_url)
+    # a match its ratings took in (not one whose rated seats were too few: absences)
+    rated = {r[2] for r in before["rating_history"]}
+    plan = choose(league, [m for m in match_ids if m in rated], avoid)
     recorded_before = await _recorded(database_url, league_id, plan.match_id)
     await harness.call(harness.audit.FileCorrection, plan.request(), referee.token)
     await _until_revised(database_url, league_id, plan)
