@@ -36,7 +36,10 @@ test("a whole dominoes match is played by keyboard, through a timer, a reload an
       await page.keyboard.press("Enter");
       if (await page.locator(".line-end.lit").count()) {
         // both ends lit: the focus is on the first; Enter lays the tile there
-        assert.ok(await page.evaluate(() => document.activeElement?.classList.contains("lit")));
+        const focused = await page
+          .waitForFunction(() => document.activeElement?.classList.contains("lit"), null, { timeout: 5_000 })
+          .then(() => true, () => false);
+        assert.ok(focused);
         await shot(page, "dominoes-ends");
         await page.keyboard.press("Enter");
         bothEnds++;

@@ -64,7 +64,7 @@ export async function signIn(page) {
 }
 
 /** Set up a table of ``game`` in the lobby and play it against bots; returns the match id. */
-export async function playAgainstBots(page, game, options = {}, { players, level = "easy", thinkMs = 30 } = {}) {
+export async function playAgainstBots(page, game, options = {}, { players, level = "easy", thinkMs = 100 } = {}) {
   await page.click(`[data-game="${game}"]`);
   await page.waitForSelector(".new-table");
   if (players) await page.selectOption("#players", String(players));
