@@ -12,6 +12,7 @@ away and fetched again.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from collections import OrderedDict
@@ -29,7 +30,7 @@ from tavola.bots.registry import budget_for
 from tavola.match import aggregate
 from tavola.protocol import events as codec
 from tavola.protocol.errors import ServiceError
-from tavola.protocol.records import from_record
+from tavola.protocol.records import from_record_bytes
 from tavola.rules import registry
 from tavola.rules.interface import Event
 from tavola.v1 import events_pb2, game_pb2, internal_pb2
@@ -37,6 +38,8 @@ from tavola.v1 import events_pb2, game_pb2, internal_pb2
 log = structlog.get_logger(__name__)
 MATCHES = 8_192  # matches remembered (LRU): their seats' knowledge and pushed views
 PUSHED_EVENTS = 512  # events kept per seat until its next decision (more: ask instead)
+SHARED_EVENTS = 64  # public events decoded once per match for all its bot seats
+DECIDED = 65_536  # (match, seat, version) decided lately, not decided again
 
 
 @dataclass
@@ -59,6 +62,9 @@ class MatchInfo:
     think_ms: dict[int, int] = field(default_factory=dict)  # per bot seat (0: default)
     history: dict[int, list[tuple[int, Event]]] = field(default_factory=dict)  # (version, event)
     seen: dict[int, int] = field(default_factory=dict)  # last version known per seat
+    # public events decoded once for every bot seat of the match (they are immutable and
+    # every seat sees them alike); the latest ``SHARED_EVENTS`` versions
+    public: dict[int, Event] = field(default_factory=dict)
 
 
 @dataclass
@@ -75,6 +81,10 @@ class BotPlayer:
         self._capacity = capacity
         self._matches: OrderedDict[str, MatchInfo] = OrderedDict()
         self._pushed: OrderedDict[str, Pushed] = OrderedDict()
+        # each (match, seat, version) is decided once, whichever says first that it is due:
+        # the engine's BotTurn or the committed event on JetStream
+        self._deciding: dict[tuple[str, int, int], asyncio.Future[None]] = {}
+        self._decided: OrderedDict[tuple[str, int, int], None] = OrderedDict()
 
     # ----- what the engine pushes ---------------------------------------------------------
     def on_push(self, push: internal_pb2.SeatPush) -> None:
@@ -147,10 +157,7 @@ class BotPlayer:
             if envelope.type == codec.TAKEN_BACK or (
                 not envelope.hidden and envelope.type.startswith(prefix)
             ):
-                event = codec.decode_payload(
-                    info.game, envelope.type, envelope.payload.SerializeToString()
-                )
-                history.append((envelope.version, event))
+                history.append((envelope.version, _decoded(info, envelope)))
         if taken_back:  # what came after a take-back's version is no longer the hand's
             history[:] = aggregate.effective(history)
         return True
@@ -176,7 +183,7 @@ class BotPlayer:
             seat=seat,
             players=info.players,
             options=tuple(sorted(info.options.items())),
-            view=from_record(_view_class(info, seat), view.view),
+            view=from_record_bytes(_view_class(info, seat), view.view.SerializeToString()),
             history=tuple(event for _, event in info.history.get(seat, ())),
         )
 
@@ -191,17 +198,47 @@ class BotPlayer:
         pushed = self._pushed.get(match_id)
         view = pushed.views.get(seat) if pushed is not None else None
         if view is not None and view.version == version and info.seen.get(seat, 0) == version:
-            metrics.KNOWLEDGE.labels(source="pushed").inc()
+            metrics.PUSHED.inc()
             return view
-        metrics.KNOWLEDGE.labels(source="asked").inc()
+        metrics.ASKED.inc()
         view = await self._ports.get_view(game_pb2.GetViewRequest(match_id=match_id, seat=seat))
         if view.version != version:
             return None
         await self._asked(match_id, info, seat)
         return view
 
+    # ----- what the engine says is due ------------------------------------------------
+    async def on_turn(self, turn: internal_pb2.BotTurn) -> None:
+        """A bot seat is to act (this instance was picked): decide at once. Nothing is
+        lost if this fails: the committed event on JetStream asks again."""
+        info = await self._info(turn.match_id)
+        if info is not None and turn.seat in info.levels:
+            await self._play(turn.match_id, info, turn.seat, turn.version, told=True)
+
     # ----- deciding ----------------------------------------------------------------------
-    async def _play(self, match_id: str, info: MatchInfo, seat: int, version: int) -> None:
+    async def _play(
+        self, match_id: str, info: MatchInfo, seat: int, version: int, told: bool = False
+    ) -> None:
+        """Decide for the seat at ``version`` once: a second request while one runs waits
+        for it (``told``: a BotTurn, does not wait) and decides only if that one failed."""
+        key = (match_id, seat, version)
+        running = self._deciding.get(key)
+        if running is not None:
+            if told:
+                return
+            await asyncio.shield(running)
+        if key in self._decided:
+            return
+        done = self._deciding[key] = asyncio.get_running_loop().create_future()
+        try:
+            await self._decide(match_id, info, seat, version)
+            self._decided[key] = None
+            _trim(self._decided, DECIDED)
+        finally:
+            del self._deciding[key]
+            done.set_result(None)
+
+    async def _decide(self, match_id: str, info: MatchInfo, seat: int, version: int) -> None:
         level = info.levels[seat]
         with structlog.contextvars.bound_contextvars(match_id=match_id, seat=seat, level=level):
             view = await self._view(match_id, info, seat, version)
@@ -226,7 +263,7 @@ class BotPlayer:
                 policy_version=bots.policy_version(info.game),
             )
             if action is None:  # an optional action let pass (e.g. an announcement)
-                metrics.DECISIONS.labels(level=level, outcome="passed").inc()
+                metrics.decided(level, "passed")
                 return
             decision = events_pb2.BotDecision(
                 level=level,
@@ -247,12 +284,25 @@ class BotPlayer:
     async def _submit(self, request: game_pb2.SubmitActionRequest, level: str) -> None:
         try:
             await self._ports.submit(request)
-            metrics.DECISIONS.labels(level=level, outcome="ok").inc()
+            metrics.decided(level, "ok")
         except ServiceError as error:
             if error.code not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
                 raise
-            metrics.DECISIONS.labels(level=level, outcome="superseded").inc()
+            metrics.decided(level, "superseded")
             log.info("bot.superseded", reason=error.reason.code)
+
+
+def _decoded(info: MatchInfo, envelope: events_pb2.EventEnvelope) -> Event:
+    """The envelope's event; a public one decoded once for all the match's bot seats."""
+    if not envelope.public:
+        return codec.decode_payload(info.game, envelope.type, envelope.payload.SerializeToString())
+    event = info.public.get(envelope.version)
+    if event is None:
+        event = codec.decode_payload(info.game, envelope.type, envelope.payload.SerializeToString())
+        info.public[envelope.version] = event
+        if len(info.public) > SHARED_EVENTS:
+            del info.public[next(iter(info.public))]
+    return event
 
 
 def _trim(table: OrderedDict[str, Any], capacity: int) -> None:

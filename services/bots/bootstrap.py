@@ -65,7 +65,7 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
         async def handle(envelope: events_pb2.EventEnvelope, _msg: Msg) -> None:
             with structlog.contextvars.bound_contextvars(match_id=envelope.match_id):
                 await player.on_event(envelope)
-            metrics.EVENTS.labels(outcome="ok").inc()
+            metrics.EVENTS_OK.inc()
 
         async def on_push(msg: Msg) -> None:
             try:
@@ -73,8 +73,27 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
             except DecodeError:
                 log.error("bots.push_undecodable", subject=msg.subject)
 
-        # every instance reads every push (any of them may be asked to play the seat)
+        turns: set[asyncio.Task[None]] = set()
+
+        async def turn(data: bytes) -> None:
+            try:
+                told = internal_pb2.BotTurn.FromString(data)
+                with structlog.contextvars.bound_contextvars(match_id=told.match_id):
+                    await player.on_turn(told)
+            except DecodeError:
+                log.error("bots.turn_undecodable")
+            except Exception as error:  # the committed event on JetStream asks again
+                log.warning("bots.turn_failed", error=type(error).__name__)
+
+        async def on_turn(msg: Msg) -> None:
+            task = asyncio.create_task(turn(msg.data))  # one subscription: never wait here
+            turns.add(task)
+            task.add_done_callback(turns.discard)
+
+        # every instance reads every push (any of them may be asked to play the seat); one
+        # of them (a queue group) is told a seat's turn and decides it at once
         await nc.subscribe(names.bot_seats_all, cb=on_push)
+        await nc.subscribe(names.bot_turns_all, queue=subjects.BOTS_GROUP, cb=on_turn)
         await subscribe_events(
             js,
             names.match_events_all,

@@ -7,7 +7,7 @@ import asyncio
 from services.engine.bootstrap import run
 from services.engine.config import EngineConfig
 from tavola.service.logging import configure
-from tavola.service.runtime import stop_on_signals
+from tavola.service.runtime import stop_on_signals, tune_gc
 
 
 async def main() -> None:
@@ -18,4 +18,5 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
+    tune_gc()
     asyncio.run(main())

@@ -24,7 +24,7 @@ from services.engine.config import EngineConfig
 from services.engine.policies import POLICIES
 from services.engine.presence import PresenceSettings
 from services.engine.push import BotPush
-from services.engine.queries import view_bytes
+from services.engine.queries import bot_view_bytes
 from services.engine.routing import Router
 from services.engine.shards import Leases, Partitions
 from tavola.accounts.auth import Authenticator
@@ -190,7 +190,7 @@ def _bot_push(engine: Engine, nc: NATS, names: subjects.Subjects) -> BotPush:
         await nc.publish(subject, data)
 
     def view_of(appended: Appended, seat: int) -> bytes:
-        return view_bytes(appended.state, seat, "en", blocked=False)
+        return bot_view_bytes(appended.state, seat)
 
     return BotPush(publish, names, view_of)
 

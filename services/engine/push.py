@@ -3,10 +3,15 @@
 After each append to a match, for every seat the platform's bots play now, the engine
 publishes a ``SeatPush`` on ``<ns>.bots.seat.<match>.<seat>``: the appended events as that
 seat sees them (another seat's private event has no payload) and, if the seat is to act,
-its view (the same answer ``GetView`` gives, computed once per version). Only the bot
+its view (``GetView``'s answer less what the bots do not read: ``bot_view_bytes``). Only the bot
 service's NATS user may read those subjects (``tavola.infra.nats_auth``), and a seat a
 person plays is never pushed. A push that is lost costs nothing but time: the bot service
 sees the gap in versions and asks, as before.
+
+A seat to act is also sent a ``BotTurn`` on ``<ns>.bots.act.<match>.<seat>`` (read by one
+instance of the bot service, in a queue group), so its decision starts as soon as the move
+before it is committed rather than when the relay's event reaches JetStream and then the
+bot service (the committed event still says so, for a turn that was missed).
 """
 
 from __future__ import annotations
@@ -54,11 +59,17 @@ class BotPush:
         for index, seat in enumerate(seats):
             parts = [internal_pb2.SeatPush(match_id=match_id, seat=seat).SerializeToString()]
             parts += (embedded(EVENTS_FIELD, seen[index]) for seen in per_event)
-            if seat in to_act:
+            acts = seat in to_act
+            if acts:
                 parts.append(embedded(VIEW_FIELD, self._view_of(appended, seat)))
             try:
                 await self._publish(self._names.bot_seat(match_id, seat), b"".join(parts))
                 SENT.inc()
+                if acts:  # after its view: one bot service instance decides now
+                    turn = internal_pb2.BotTurn(match_id=match_id, seat=seat, version=state.version)
+                    await self._publish(
+                        self._names.bot_turn(match_id, seat), turn.SerializeToString()
+                    )
             except Exception as error:  # the bus is away: the bot service will ask instead
                 FAILED.inc()
                 log.warning("bots.push_failed", error=type(error).__name__)

@@ -45,19 +45,59 @@ def view_of(
     state: MatchState, seat: int, locale: str, blocked: bool = True
 ) -> game_pb2.GetViewResponse:
     """The seat's (or a spectator's) view of the match, with its legal actions and (unless
-    ``blocked`` is False: the platform's bots never read them) the reasons its other cards
-    or tiles cannot be played now."""
+    ``blocked`` is False: the platform's bots never read them) their labels and the reasons
+    its other cards or tiles cannot be played now."""
     response, view = _view_parts(state, seat, locale, blocked)
     response.view.MergeFromString(view)
     return response
 
 
-def view_bytes(state: MatchState, seat: int, locale: str, blocked: bool = True) -> bytes:
-    """``view_of(...).SerializeToString()``, without parsing the game's view into a message
-    and serializing it again (its record's bytes are put after the response's other fields)."""
-    response, view = _view_parts(state, seat, locale, blocked)
-    rest: bytes = response.SerializeToString()
-    return rest + embedded(VIEW_FIELD, view)
+def bot_view_bytes(state: MatchState, seat: int) -> bytes:
+    """The serialized ``GetViewResponse`` a bot seat is pushed (``SeatPush.view``): what
+    the platform's bots read of ``view_of(state, seat, blocked=False)`` — version, view,
+    to act, legal action codes, finished, game — written directly; no labels, reasons,
+    standings, deadlines or away seats (a bot asking ``GetView`` gets those too)."""
+    game = state.game
+    parts = [
+        _tag_varint(1, state.version),
+        embedded(VIEW_FIELD, record_bytes(game.view(state.game_state, seat), _view_name(state))),
+    ]
+    to_act = sorted(state.to_act())
+    if to_act:
+        parts.append(embedded(3, b"".join(_varint(s) for s in to_act)))
+    if state.ended is None:
+        for action in game.legal_actions(state.game_state, seat):
+            code = game.encode_action(action).encode()
+            parts.append(embedded(4, b"\x0a" + _varint(len(code)) + code))
+    else:
+        parts.append(b"\x28\x01")  # finished = true
+    name = state.created.game.encode()
+    parts.append(b"\x3a" + _varint(len(name)) + name)
+    return b"".join(parts)
+
+
+_VIEW_NAMES: dict[str, str] = {}
+
+
+def _view_name(state: MatchState) -> str:
+    game = state.created.game
+    name = _VIEW_NAMES.get(game)
+    if name is None:
+        name = _VIEW_NAMES[game] = f"{game}.View"
+    return name
+
+
+def _tag_varint(number: int, value: int) -> bytes:
+    return _varint(number << 3) + _varint(value) if value else b""
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while n > 127:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
 
 
 def _view_parts(
@@ -79,12 +119,16 @@ def _view_parts(
     )
     if viewer is not None and state.ended is None:
         legal = game.legal_actions(state.game_state, seat)
-        response.legal_actions.extend(
-            game_pb2.LegalAction(code=game.encode_action(a), label=game.describe_action(a))
-            for a in legal
-        )
         if blocked:
+            response.legal_actions.extend(
+                game_pb2.LegalAction(code=game.encode_action(a), label=game.describe_action(a))
+                for a in legal
+            )
             response.blocked.extend(blocked_pb(state, seat, legal, locale, seen))
+        else:  # the platform's bots read the codes only
+            response.legal_actions.extend(
+                game_pb2.LegalAction(code=game.encode_action(a)) for a in legal
+            )
     return response, view
 
 

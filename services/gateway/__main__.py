@@ -7,7 +7,7 @@ import asyncio
 from services.gateway.bootstrap import run
 from services.gateway.config import GatewayConfig
 from tavola.service.logging import configure
-from tavola.service.runtime import stop_on_signals
+from tavola.service.runtime import stop_on_signals, tune_gc
 
 
 async def main() -> None:
@@ -18,4 +18,5 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
+    tune_gc()
     asyncio.run(main())

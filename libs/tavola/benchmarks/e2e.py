@@ -190,10 +190,11 @@ async def _drive(
     async with grpc.aio.insecure_channel(address) as channel:
         admin = Api(channel, token)
         say("-- tables of the platform's bots (easy, think_ms 10), every game in turn --")
+        finishes = tables.Finishes(admin)
         for count in options.concurrency:
 
             def bots(i: int, point: Point) -> asyncio.Task[None]:
-                return asyncio.create_task(tables.bot_table(admin, i, point))
+                return asyncio.create_task(tables.bot_table(admin, i, point, finishes))
 
             await _point("bots", count, bots, options, port, processes, raw)
         if options.scale_out:
@@ -244,8 +245,10 @@ async def _two_engines(
         await asyncio.sleep(0.5)
     say(f"   partitions held: {held[0]:.0f} and {held[1]:.0f}")
 
+    finishes = tables.Finishes(admin)
+
     def bots(i: int, point: Point) -> asyncio.Task[None]:
-        return asyncio.create_task(tables.bot_table(admin, i, point))
+        return asyncio.create_task(tables.bot_table(admin, i, point, finishes))
 
     try:
         await _point("bots, 2 engines,", count, bots, options, ports[0], processes, raw, ports)

@@ -28,7 +28,7 @@ from prometheus_client import Counter, Gauge
 from tavola.bus import subjects
 from tavola.eventlog.model import Cursor, EventStore, StoredEvent
 from tavola.eventlog.tracking import load_position, save_position
-from tavola.protocol.envelopes import SPECTATOR, to_envelope
+from tavola.protocol.envelopes import SPECTATOR, envelopes_for
 from tavola.service.failures import is_outage
 
 log = structlog.get_logger(__name__)
@@ -39,6 +39,8 @@ RELAY_OUTAGES = Counter(
 )
 RELAY_LEADER = Gauge("tavola_relay_leader", "1 while this process's relay is the leader")
 MAX_BACKOFF = 5.0
+
+_SPECTATOR = (SPECTATOR,)  # the bus carries every event as a spectator sees it
 
 
 class Relay:
@@ -117,6 +119,9 @@ class Relay:
         self.healthy = True
         loop = asyncio.get_running_loop()
         unsaved, last_save = 0, loop.time()
+        # stopping wakes the loop too, so each wait is on one event, with no task per wait
+        stopping = asyncio.create_task(stop.wait())
+        stopping.add_done_callback(lambda _: self._wakeup.set())
         try:
             while not stop.is_set():
                 self._wakeup.clear()
@@ -131,8 +136,9 @@ class Relay:
                     await self._save(cursor)
                     saved, unsaved, last_save = cursor, 0, loop.time()
                 if not events or len(events) < self._batch:
-                    await _wait_any(stop, self._wakeup, min(self._poll, self._save_interval))
+                    await _wait_event(self._wakeup, min(self._poll, self._save_interval))
         finally:
+            stopping.cancel()
             if cursor != saved:  # stopping (not crashing): nothing to publish again
                 with contextlib.suppress(Exception):
                     await self._save(cursor)
@@ -145,7 +151,7 @@ class Relay:
                 acks = [
                     await self._js.publish_async(
                         self._names.event_subject(event.stream_id, event.type),
-                        to_envelope(event, SPECTATOR).SerializeToString(),
+                        envelopes_for(event, _SPECTATOR)[0],
                         headers={"Nats-Msg-Id": str(event.event_id)},
                     )
                     for event in events
@@ -181,10 +187,8 @@ async def _wait(stop: asyncio.Event, seconds: float) -> bool:
     return stop.is_set()
 
 
-async def _wait_any(stop: asyncio.Event, wakeup: asyncio.Event, seconds: float) -> None:
-    waiters = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(wakeup.wait())]
-    try:
-        await asyncio.wait(waiters, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for waiter in waiters:
-            waiter.cancel()
+async def _wait_event(event: asyncio.Event, seconds: float) -> None:
+    """Until ``event`` is set or ``seconds`` have passed (a timer, not a task)."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(seconds):
+            await event.wait()

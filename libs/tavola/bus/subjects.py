@@ -97,6 +97,16 @@ class Subjects:
     def bot_seats_all(self) -> str:
         return f"{self.namespace}.bots.seat.>"
 
+    def bot_turn(self, match_id: str, seat: int) -> str:
+        """A bot seat to act now (``BotTurn``), read by one bot service instance."""
+        if not match_id or any(c in match_id for c in " .*>"):
+            raise ValueError(f"unsuitable match id {match_id!r}")
+        return f"{self.namespace}.bots.act.{match_id}.{seat}"
+
+    @property
+    def bot_turns_all(self) -> str:
+        return f"{self.namespace}.bots.act.>"
+
     @property
     def lobby_rpc(self) -> str:
         return f"{self.namespace}.rpc.lobby"

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 from uuid import UUID
 
 from tavola.eventlog.chain import as_utc, event_hash
@@ -55,9 +55,25 @@ class NewEvent:
     metadata: bytes = b""
 
 
+LATE = "_late"
+"""Where a store may leave some of a ``StoredEvent``'s fields to be made when first read.
+
+A store reading a long stream (``PostgresEventStore.read_stream``) makes each event
+without ``__init__``: its ``__dict__`` holds the fields it has, and under ``LATE`` a tuple
+``(make, *raw)`` where ``make(*raw)`` returns the others (by name). Replaying a match reads
+the type and payload of every event and hardly ever its cursor, id or timestamp, whose
+objects cost more to make than the rest of the event. The first read of any missing field
+makes them all, once (``vars()`` is then what ``__init__`` gives, in another key order):
+every field reads the same as ever, and equality, hashing, ``repr``, ``replace``, copying
+and pickling go through the fields.
+"""
+
+
 @dataclass(frozen=True)
 class StoredEvent:
-    """An event as recorded, with its version, global cursor, timestamp and chain hashes."""
+    """An event as recorded, with its version, global cursor, timestamp and chain hashes.
+
+    Some fields may be made only when first read (see ``LATE``); nothing else tells."""
 
     stream_id: str
     version: int
@@ -76,6 +92,31 @@ class StoredEvent:
     @property
     def position(self) -> int:
         return self.cursor.position
+
+    if not TYPE_CHECKING:  # hidden from type checkers: every field is declared above
+
+        def __getattr__(self, name: str) -> Any:
+            """A field left to be made when first read (``LATE``); only ever called for an
+            attribute not in the instance's ``__dict__``."""
+            return _late_field(self, name)
+
+
+_STORED_FIELDS = frozenset(f.name for f in fields(StoredEvent))
+
+
+def _late_field(event: StoredEvent, name: str) -> Any:
+    """Make the fields left under ``LATE`` and answer ``name``. Safe under threads: the
+    fields are in place before the raw values go, and making them twice is harmless."""
+    made = event.__dict__
+    late = made.get(LATE)
+    if late is None or name not in _STORED_FIELDS:
+        raise AttributeError(f"{type(event).__name__!r} object has no attribute {name!r}")
+    make, *raw = late
+    made.update(make(*raw))
+    made.pop(LATE, None)
+    if name not in made:
+        raise AttributeError(f"{type(event).__name__!r} object has no attribute {name!r}")
+    return made[name]
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,10 @@ transaction still running, ordered by ``(tx, position)``.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
-from datetime import datetime
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any, NoReturn
-from uuid import UUID
+from uuid import UUID, SafeUUID
 
 import asyncpg
 
@@ -38,6 +38,7 @@ from tavola.eventlog.errors import (
 )
 from tavola.eventlog.group_commit import GroupCommit
 from tavola.eventlog.model import (
+    LATE,
     AppendResult,
     CommandRecord,
     Cursor,
@@ -49,11 +50,16 @@ from tavola.eventlog.model import (
 )
 
 HEADS = 65_536  # stream heads remembered (LRU): ~150 bytes each
-_COLUMNS = (
-    "stream_id, version, event_id, type, schema_version, rules_version, payload, audience, "
-    "metadata, recorded_at, prev_hash, hash"
+_SELECT_COLUMNS = (
+    "stream_id, tx, position, version, event_id, type, schema_version, rules_version, "
+    "payload, audience, metadata, recorded_at, prev_hash, hash"
 )
-_SELECT_COLUMNS = f"tx, position, {_COLUMNS}"
+# A stream's rows (``_stream_events``): not its id (the one asked for), and the timestamp
+# as Postgres sends it (8 bytes: microseconds since 2000), made a datetime when first read.
+_STREAM_COLUMNS = (
+    "version, type, schema_version, rules_version, payload, audience, metadata, prev_hash, "
+    "hash, tx, position, event_id, timestamptz_send(recorded_at)"
+)
 
 _HEAD = "SELECT version, hash FROM events WHERE stream_id = $1 ORDER BY version DESC LIMIT 1"
 _FIND_COMMAND = (
@@ -61,7 +67,7 @@ _FIND_COMMAND = (
     "FROM commands WHERE stream_id = $1 AND command_id = $2"
 )
 _READ_STREAM = (
-    f"SELECT {_SELECT_COLUMNS} FROM events WHERE stream_id = $1 AND version > $2 "
+    f"SELECT {_STREAM_COLUMNS} FROM events WHERE stream_id = $1 AND version > $2 "
     "ORDER BY version LIMIT $3"
 )
 READ_ALL_QUERY = f"""
@@ -294,7 +300,7 @@ class PostgresEventStore(EventStore):
         self, stream_id: str, after_version: int = 0, limit: int | None = None
     ) -> list[StoredEvent]:
         rows = await self._pool.fetch(_READ_STREAM, stream_id, after_version, limit)
-        stored = [_stored_event(row) for row in rows]
+        stored = _stream_events(stream_id, rows)
         if stored:
             self._learn(stream_id, stored[-1].version, stored[-1].hash)
         return stored
@@ -304,7 +310,7 @@ class PostgresEventStore(EventStore):
 
     async def read_all(self, after: Cursor = Cursor.START, limit: int = 1000) -> list[StoredEvent]:
         rows = await self._pool.fetch(READ_ALL_QUERY, after.tx, after.position, limit)
-        return [_stored_event(row) for row in rows]
+        return [_event(*row) for row in rows]
 
     async def find_command(self, stream_id: str, command_id: str) -> CommandRecord | None:
         return await _find_command(self._pool, stream_id, command_id)
@@ -344,20 +350,131 @@ async def _find_command(
     )
 
 
-def _stored_event(row: Any) -> StoredEvent:
-    audience = row["audience"]
-    return StoredEvent(
-        stream_id=row["stream_id"],
-        version=row["version"],
-        cursor=Cursor(row["tx"], row["position"]),
-        event_id=UUID(int=row["event_id"].int),  # a plain UUID; from its int: far cheaper
-        type=row["type"],
-        schema_version=row["schema_version"],
-        rules_version=row["rules_version"],
-        payload=row["payload"],
-        audience=None if audience is None else tuple(audience),
-        metadata=row["metadata"],
-        recorded_at=row["recorded_at"],
-        prev_hash=row["prev_hash"],
-        hash=row["hash"],
+# Rows become events without the frozen dataclasses' ``__init__`` (an
+# ``object.__setattr__`` per field, most of the cost of reading a long stream): each instance
+# gets the very ``__dict__`` its ``__init__`` would give it (a UUID its two slots), so it is
+# the same value in every way — fields, equality, hash, repr, pickling. A stream's events
+# leave their cursor, id and timestamp to be made when first read (``model.LATE``): a
+# replay reads none of them. ``tests/unit/eventlog/test_postgres_rows.py`` holds both kinds
+# to the constructors.
+_new = object.__new__
+_set = object.__setattr__
+_set_uuid_int = UUID.__dict__["int"].__set__  # the slots UUID(int=...) fills
+_set_uuid_safe = UUID.__dict__["is_safe"].__set__
+_UNKNOWN = SafeUUID.unknown
+
+
+def _event(
+    stream_id: str,
+    tx: int,
+    position: int,
+    version: int,
+    event_id: UUID,
+    type_: str,
+    schema_version: int,
+    rules_version: int,
+    payload: bytes,
+    audience: list[int] | None,
+    metadata: bytes,
+    recorded_at: datetime,
+    prev_hash: bytes,
+    digest: bytes,
+) -> StoredEvent:
+    """``StoredEvent(stream_id, version, Cursor(tx, position), UUID(int=event_id.int), ...)``
+    of a row of ``_SELECT_COLUMNS``: a plain UUID, not asyncpg's, and the audience as a
+    tuple."""
+    cursor = _new(Cursor)
+    fields = cursor.__dict__
+    fields["tx"] = tx
+    fields["position"] = position
+    uuid = _new(UUID)
+    _set_uuid_int(uuid, event_id.int)
+    _set_uuid_safe(uuid, _UNKNOWN)
+    event = _new(StoredEvent)
+    _set(
+        event,
+        "__dict__",
+        {
+            "stream_id": stream_id,
+            "version": version,
+            "cursor": cursor,
+            "event_id": uuid,
+            "type": type_,
+            "schema_version": schema_version,
+            "rules_version": rules_version,
+            "payload": payload,
+            "audience": None if audience is None else tuple(audience),
+            "metadata": metadata,
+            "recorded_at": recorded_at,
+            "prev_hash": prev_hash,
+            "hash": digest,
+        },
     )
+    return event
+
+
+def _stream_events(stream_id: str, rows: Iterable[Sequence[Any]]) -> list[StoredEvent]:
+    """The events of rows of ``_STREAM_COLUMNS`` in ``stream_id``: ``_event``'s, with their
+    cursor, id and timestamp made when first read (``_late_fields``)."""
+    stored: list[StoredEvent] = []
+    append = stored.append
+    late = _late_fields
+    for (
+        version,
+        type_,
+        schema_version,
+        rules_version,
+        payload,
+        audience,
+        metadata,
+        prev_hash,
+        digest,
+        tx,
+        position,
+        event_id,
+        recorded_at,
+    ) in rows:
+        event = _new(StoredEvent)
+        _set(
+            event,
+            "__dict__",
+            {
+                "stream_id": stream_id,
+                "version": version,
+                "type": type_,
+                "schema_version": schema_version,
+                "rules_version": rules_version,
+                "payload": payload,
+                "audience": None if audience is None else tuple(audience),
+                "metadata": metadata,
+                "prev_hash": prev_hash,
+                "hash": digest,
+                LATE: (late, tx, position, event_id, recorded_at),
+            },
+        )
+        append(event)
+    return stored
+
+
+def _late_fields(tx: int, position: int, event_id: UUID, recorded_at: bytes) -> dict[str, Any]:
+    """The fields ``_stream_events`` leaves for later, as ``_event`` makes them."""
+    return {
+        "cursor": Cursor(tx, position),
+        "event_id": UUID(int=event_id.int),
+        "recorded_at": _timestamptz(recorded_at),
+    }
+
+
+_PG_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
+_INFINITY = (1 << 63) - 1
+
+
+def _timestamptz(sent: bytes) -> datetime:
+    """A ``timestamptz`` from its binary form (``timestamptz_send``), as asyncpg decodes it:
+    aware in UTC, or asyncpg's naive ``datetime.max`` / ``datetime.min`` for +-infinity."""
+    micros = int.from_bytes(sent, "big", signed=True)
+    if micros == _INFINITY:
+        return datetime.max
+    if micros == -_INFINITY - 1:
+        return datetime.min
+    return _PG_EPOCH + timedelta(microseconds=micros)

@@ -9,9 +9,8 @@ from uuid import UUID
 from tavola.eventlog.model import NewEvent, StoredEvent
 from tavola.leagues.events import LEAGUE_EVENTS
 from tavola.protocol.events import CAUSE_KINDS, SCHEMA_VERSION, Metadata
-from tavola.protocol.records import from_record, to_record
+from tavola.protocol.records import from_record_bytes, to_record
 from tavola.rules.interface import Event
-from tavola.v1 import common_pb2
 
 PREFIX = "league"
 STREAM_PREFIX = "league-"
@@ -41,7 +40,7 @@ def decode(type_: str, payload: bytes) -> Event:
     cls = _CLASSES.get(type_)
     if cls is None:
         raise ValueError(f"unknown league event type {type_!r}")
-    event: Event = from_record(cls, common_pb2.Record.FromString(payload))
+    event: Event = from_record_bytes(cls, payload)
     return event
 
 

@@ -16,7 +16,7 @@ from tavola.eventlog.model import NewEvent, StoredEvent
 from tavola.lobby.table import TABLE_EVENTS
 from tavola.match.events import PLATFORM_EVENTS, MatchCreated
 from tavola.match.verify import Discrepancy, Recorded
-from tavola.protocol.records import from_record, record_bytes
+from tavola.protocol.records import from_record_bytes, record_bytes
 from tavola.rules import registry
 from tavola.rules.errors import Reason
 from tavola.rules.interface import Event
@@ -62,7 +62,7 @@ def decode_payload(game: str, type_: str, payload: bytes) -> Event:
     cls = _classes(game).get(type_)
     if cls is None:
         raise ValueError(f"unknown event type {type_!r} for game {game!r}")
-    event: Event = from_record(cls, common_pb2.Record.FromString(payload))
+    event: Event = from_record_bytes(cls, payload)
     return event
 
 

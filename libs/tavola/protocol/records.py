@@ -3,7 +3,8 @@
 Supported field types (the closed set the game interface allows): ``int``, ``str``,
 ``bool``, ``Card``, ``Tile``, ``IntEnum`` subclasses, ``X | None``, nested frozen
 dataclasses, and tuples (``tuple[T, ...]`` or fixed ``tuple[A, B]``). Fields are written
-in declaration order, so the encoding is deterministic byte for byte.
+in declaration order, so the encoding is deterministic byte for byte. ``from_record``
+decodes a parsed Record; ``from_record_bytes`` the same from its bytes, several times faster.
 """
 
 from __future__ import annotations
@@ -381,3 +382,462 @@ def value_to_plain(value: pb.Value) -> Any:
     if kind == "null_value" or kind is None:
         return None
     return getattr(value, kind)
+
+
+# Decoding straight from the bytes. ``from_record`` walks a parsed upb message attribute by
+# attribute, which costs far more than the parse; ``from_record_bytes`` reads the wire format
+# (common.proto) itself, in the layout ``record_bytes`` and protobuf both write: fields in
+# declaration order, each value one oneof member. Anything else (fields out of order or
+# missing are still read here) is decoded by ``from_record`` after protobuf's parse, so
+# every answer and every error is the old path's.
+
+
+def from_record_bytes(cls: type[Any], data: bytes) -> Any:
+    """``from_record(cls, pb.Record.FromString(data))``, read from the bytes directly.
+
+    The same value for the same bytes, and the same exception for bad ones: a payload this
+    reader does not take in full (malformed bytes, unknown or repeated fields, a value of
+    another kind than the field's type, a non-canonical encoding) is decoded the old way,
+    so malformed bytes raise protobuf's ``DecodeError``, as they did, and a missing field
+    ``RecordError``. Values of the closed sets (cards, tiles, enum members, flags, None,
+    literals) are decoded once per distinct encoding and shared."""
+    decode = _BYTES_RECORDS.get(cls)
+    try:
+        if decode is None:
+            decode = _bytes_record(cls)
+        return decode(data, 0, len(data))
+    except Exception:  # whatever it was, the old path decodes it or says what is wrong
+        pass
+    return from_record(cls, pb.Record.FromString(data))
+
+
+class _Bail(Exception):
+    """The bytes are not in the layout read here: the old path decodes them."""
+
+
+# A decoder reads one encoded Value, ``data[start:end]``, and answers what ``from_record``'s
+# decoder for the same hint answers for it, or raises (then the old path runs).
+_BytesDecoder = Callable[[bytes, int, int], Any]
+_BYTES_RECORDS: dict[type, _BytesDecoder] = {}
+_BYTES_DECODERS: dict[Any, _BytesDecoder] = {}
+_CACHE_LIMIT = 4096  # distinct encodings kept per closed type (a deck is 52, an enum a few)
+_MAX_DEPTH = 48  # message nesting read here; protobuf refuses past 100
+_FIELDS_LIMIT = 256  # distinct encoded fields kept per field of a dataclass (seats, scores)
+_MISS = object()
+
+
+def _length(data: bytes, pos: int, first: int) -> tuple[int, int]:
+    """A varint whose first byte (``first``, at ``pos - 1``) has its high bit set."""
+    n = first & 0x7F
+    shift = 7
+    while shift < 35:
+        byte = data[pos]
+        pos += 1
+        n |= (byte & 0x7F) << shift
+        if byte < 128:
+            return n, pos
+        shift += 7
+    raise _Bail
+
+
+def _int64(data: bytes, pos: int, end: int) -> int:
+    """The int64 varint filling ``data[pos:end]``: as protobuf reads it, where canonical."""
+    n = 0
+    shift = 0
+    while pos < end:
+        byte = data[pos]
+        pos += 1
+        n |= (byte & 0x7F) << shift
+        if byte < 128:
+            if pos != end:
+                break
+            if shift < 63:
+                return n
+            if byte == 1:  # the tenth byte of a negative number (two's complement)
+                return n - (1 << 64)
+            break
+        shift += 7
+        if shift > 63:
+            break
+    raise _Bail
+
+
+def _bytes_int(data: bytes, start: int, end: int) -> int:
+    if end - start == 2 and data[start] == 0x08:
+        n = data[start + 1]
+        if n < 128:
+            return n
+    if start >= end or data[start] != 0x08:
+        raise _Bail
+    return _int64(data, start + 1, end)
+
+
+def _bytes_str(data: bytes, start: int, end: int) -> str:
+    if start + 1 >= end or data[start] != 0x12:
+        raise _Bail
+    n = data[start + 1]
+    pos = start + 2
+    if n > 127:
+        n, pos = _length(data, pos, n)
+    if pos + n != end:
+        raise _Bail
+    return data[pos:end].decode()
+
+
+def _bytes_record(cls: type) -> _BytesDecoder:
+    """The reader of one dataclass's Record (``data[start:end]``)."""
+    decoder = _BYTES_RECORDS.get(cls)
+    if decoder is not None:
+        return decoder
+    try:
+        deep = _record_depth(cls, ()) > _MAX_DEPTH
+    except _Bail:  # a type holding itself: no static bound on the nesting
+        deep = True
+    if deep:
+        decoder = _BYTES_RECORDS[cls] = _bail
+        return decoder
+    hints = _hints(cls)
+    plan = tuple(
+        (name.encode(), name, _bytes_decoder(hints[name]), optional)
+        for name, _, optional in _plan(cls)
+    )
+    prefixes = tuple(b"\x0a" + _varint(len(encoded)) + encoded + b"\x12" for encoded, *_ in plan)
+    steps: tuple[tuple[dict[bytes, Any] | None, bytes, int, _BytesDecoder], ...] = tuple(
+        ({} if _plain(hints[name]) else None, prefix, len(prefix), decode)
+        for prefix, (_, name, decode, _) in zip(prefixes, plan, strict=True)
+    )
+    known = {encoded for encoded, _, _, _ in plan}
+    params = getattr(cls, "__dataclass_params__", None)
+    positional = bool(getattr(params, "init", False)) and all(
+        f.init and not f.kw_only for f in dataclasses.fields(cls)
+    )
+    names = tuple(name for _, name, _, _ in plan)
+    miss = _MISS
+
+    def by_name(data: bytes, start: int, end: int) -> Any:
+        """Fields in any order, some missing: what ``from_record`` makes of them."""
+        found: dict[bytes, tuple[int, int]] = {}
+        pos = start
+        while pos < end:
+            tag = data[pos]
+            n = data[pos + 1]
+            pos += 2
+            if n > 127:
+                n, pos = _length(data, pos, n)
+            stop = pos + n
+            if stop > end:
+                raise _Bail
+            if tag == 0x12:
+                name: bytes | None = None
+                value: tuple[int, int] | None = None
+                while pos < stop:
+                    inner = data[pos]
+                    n = data[pos + 1]
+                    pos += 2
+                    if n > 127:
+                        n, pos = _length(data, pos, n)
+                    if pos + n > stop:
+                        raise _Bail
+                    if inner == 0x0A and name is None:
+                        name = data[pos : pos + n]
+                    elif inner == 0x12 and value is None:
+                        value = (pos, pos + n)
+                    else:
+                        raise _Bail
+                    pos += n
+                if name not in known or name in found or value is None:
+                    raise _Bail  # an unknown or repeated field, or no value: the old path
+                found[name] = value
+            elif tag == 0x0A:
+                data[pos:stop].decode()  # the type: protobuf checks its UTF-8
+            else:
+                raise _Bail
+            pos = stop
+        kwargs = {}
+        for encoded, name_, decode, optional in plan:
+            where = found.get(encoded)
+            if where is None:
+                if optional:
+                    continue
+                raise RecordError(f"{cls.__name__}: missing field {name_}")
+            kwargs[name_] = decode(data, where[0], where[1])
+        return cls(**kwargs)
+
+    def decode(data: bytes, start: int, end: int) -> Any:
+        pos = start
+        if pos < end and data[pos] == 0x0A:  # the type's name
+            n = data[pos + 1]
+            pos += 2
+            if n > 127:
+                n, pos = _length(data, pos, n)
+            if pos + n > end:
+                raise _Bail
+            data[pos : pos + n].decode()
+            pos += n
+        values: list[Any] = []
+        append = values.append
+        for known_fields, prefix, size, read in steps:
+            if pos >= end:
+                return by_name(data, start, end)
+            n = data[pos + 1]
+            if n < 128 and known_fields is not None:
+                # this whole Field (its tag and size too) seen before: its value
+                stop = pos + 2 + n
+                value = known_fields.get(data[pos:stop], miss)
+                if value is not miss:
+                    append(value)
+                    pos = stop
+                    continue
+            if data[pos] != 0x12:
+                return by_name(data, start, end)
+            field = pos
+            pos += 2
+            if n > 127:
+                n, pos = _length(data, pos, n)
+            stop = pos + n
+            if not data.startswith(prefix, pos):
+                return by_name(data, start, end)
+            at = pos + size
+            n = data[at]
+            at += 1
+            if n > 127:
+                n, at = _length(data, at, n)
+            if at + n != stop:
+                raise _Bail  # more in the Field than its value, or a value past it
+            value = read(data, at, stop)
+            if (
+                known_fields is not None
+                and stop - field < 128
+                and len(known_fields) < _FIELDS_LIMIT
+            ):
+                known_fields[data[field:stop]] = value
+            append(value)
+            pos = stop
+        if pos != end:  # fields after these, or one running past the record's end
+            return by_name(data, start, end)
+        if positional:
+            return cls(*values)
+        return cls(**dict(zip(names, values, strict=True)))
+
+    _BYTES_RECORDS[cls] = decode
+    return decode
+
+
+def _bail(data: bytes, start: int, end: int) -> Any:
+    raise _Bail
+
+
+def _record_depth(cls: type, seen: tuple[type, ...]) -> int:
+    """How deep a Record of ``cls`` nests messages (Record, Field, Value, ...)."""
+    if cls in seen:
+        raise _Bail
+    hints = _hints(cls)
+    inner = [_value_depth(hints[f.name], (*seen, cls)) for f in dataclasses.fields(cls)]
+    return 2 + max(inner, default=0)
+
+
+def _value_depth(hint: Any, seen: tuple[type, ...]) -> int:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType) or origin is tuple:
+        args = [a for a in typing.get_args(hint) if a is not type(None) and a is not Ellipsis]
+        depth = max((_value_depth(a, seen) for a in args), default=1)
+        return depth if origin is not tuple else 2 + depth
+    if hint in (Card, Tile) or (isinstance(hint, type) and issubclass(hint, enum.Enum)):
+        return 2
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return 1 + _record_depth(hint, seen)
+    return 1
+
+
+def _bytes_decoder(hint: Any) -> _BytesDecoder:
+    decoder = _BYTES_DECODERS.get(hint)
+    if decoder is None:
+        decoder = _BYTES_DECODERS[hint] = _bytes_decoder_for(hint)
+    return decoder
+
+
+def _closed(hint: Any) -> bool:
+    """Whether a hint's values are a small closed set (each decoded once, then shared)."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in typing.get_args(hint) if a is not type(None)]
+        return len(inner) != 1 or _closed(inner[0])
+    if origin is typing.Literal:
+        return True
+    return (
+        hint is bool
+        or hint is Card
+        or hint is Tile
+        or (isinstance(hint, type) and issubclass(hint, enum.IntEnum))
+    )
+
+
+def _plain(hint: Any) -> bool:
+    """Whether a hint's values are immutable all through (no dataclass but cards and tiles):
+    a field's decoded value may then be kept per encoding and shared."""
+    if _closed(hint) or hint in (int, str):
+        return True
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType, tuple):
+        return all(a is Ellipsis or a is type(None) or _plain(a) for a in typing.get_args(hint))
+    return False
+
+
+def _bytes_decoder_for(hint: Any) -> _BytesDecoder:
+    if _closed(hint):
+        return _closed_decoder(hint)
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        (inner,) = (a for a in typing.get_args(hint) if a is not type(None))
+        return _optional_decoder(_bytes_decoder(inner))
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return _list_decoder(args[0])
+        return _fixed_decoder(tuple(_bytes_decoder(a) for a in args))
+    if hint is int:
+        return _bytes_int
+    if hint is str:
+        return _bytes_str
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _nested_decoder(_bytes_record(hint))
+    return _bail  # unsupported: the old path raises its RecordError
+
+
+def _closed_decoder(hint: Any) -> _BytesDecoder:
+    """Each distinct encoding decoded once by the old decoder, kept when it is exactly the
+    encoding ``record_bytes`` writes for the value decoded (so nothing in it is ignored)."""
+    old = _decoder(hint)
+    cache: dict[bytes, Any] = {}
+    miss = _MISS
+
+    def decode(data: bytes, start: int, end: int) -> Any:
+        key = data[start:end]
+        value = cache.get(key, miss)
+        if value is miss:
+            value = old(pb.Value.FromString(key))
+            if _value(value) != key:
+                raise _Bail
+            if len(cache) < _CACHE_LIMIT:
+                cache[key] = value
+        return value
+
+    return decode
+
+
+def _optional_decoder(inner: _BytesDecoder) -> _BytesDecoder:
+    def decode(data: bytes, start: int, end: int) -> Any:
+        if start >= end:
+            raise _Bail
+        if data[start] == 0x48:
+            if end - start == 2 and data[start + 1] == 1:
+                return None
+            raise _Bail
+        return inner(data, start, end)
+
+    return decode
+
+
+def _items(data: bytes, start: int, end: int, tag: int) -> tuple[int, int]:
+    """Where the message of a Value's single field ``tag`` lies (it must fill the Value)."""
+    if start + 1 >= end or data[start] != tag:
+        raise _Bail
+    n = data[start + 1]
+    pos = start + 2
+    if n > 127:
+        n, pos = _length(data, pos, n)
+    if pos + n != end:
+        raise _Bail
+    return pos, end
+
+
+def _list_decoder(item_hint: Any) -> _BytesDecoder:
+    item = _bytes_decoder(item_hint)
+    if _closed(item_hint):
+        return _closed_list_decoder(item)
+
+    def decode(data: bytes, start: int, end: int) -> tuple[Any, ...]:
+        pos, end = _items(data, start, end, 0x3A)
+        out = []
+        while pos < end:
+            if data[pos] != 0x0A:
+                raise _Bail
+            n = data[pos + 1]
+            pos += 2
+            if n > 127:
+                n, pos = _length(data, pos, n)
+            stop = pos + n
+            if stop > end:
+                raise _Bail
+            out.append(item(data, pos, stop))
+            pos = stop
+        return tuple(out)
+
+    return decode
+
+
+def _closed_list_decoder(item: _BytesDecoder) -> _BytesDecoder:
+    """A list of cards (tiles, members): each item's bytes, with its tag and size, mapped
+    to its value once."""
+    known: dict[bytes, Any] = {}
+    get = known.get
+    miss = _MISS
+
+    def decode(data: bytes, start: int, end: int) -> tuple[Any, ...]:
+        pos, end = _items(data, start, end, 0x3A)
+        out: list[Any] = []
+        append = out.append
+        while pos < end:
+            stop = pos + 2 + data[pos + 1]
+            value = get(data[pos:stop], miss)
+            if value is miss:
+                if data[pos] != 0x0A:
+                    raise _Bail
+                n = data[pos + 1]
+                at = pos + 2
+                if n > 127:
+                    n, at = _length(data, at, n)
+                stop = at + n
+                if stop > end:
+                    raise _Bail
+                value = item(data, at, stop)
+                if at == pos + 2 and len(known) < _CACHE_LIMIT:
+                    known[data[pos:stop]] = value
+            append(value)
+            pos = stop
+        if pos != end:  # the last item running past the list's end
+            raise _Bail
+        return tuple(out)
+
+    return decode
+
+
+def _fixed_decoder(items: tuple[_BytesDecoder, ...]) -> _BytesDecoder:
+    def decode(data: bytes, start: int, end: int) -> tuple[Any, ...]:
+        pos, end = _items(data, start, end, 0x3A)
+        out = []
+        for item in items:
+            if pos >= end or data[pos] != 0x0A:
+                raise _Bail
+            n = data[pos + 1]
+            pos += 2
+            if n > 127:
+                n, pos = _length(data, pos, n)
+            stop = pos + n
+            if stop > end:
+                raise _Bail
+            out.append(item(data, pos, stop))
+            pos = stop
+        if pos != end:
+            raise _Bail  # more items than the type has: the old path's RecordError
+        return tuple(out)
+
+    return decode
+
+
+def _nested_decoder(record: _BytesDecoder) -> _BytesDecoder:
+    def decode(data: bytes, start: int, end: int) -> Any:
+        pos, end = _items(data, start, end, 0x42)
+        return record(data, pos, end)
+
+    return decode

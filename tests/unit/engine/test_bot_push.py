@@ -4,30 +4,46 @@ by the pushes plays a whole match with one request per decision (its move)."""
 
 from __future__ import annotations
 
+import pytest
+
 from services.bots.app import BotPlayer, BotPorts
 from services.engine.push import BotPush
-from services.engine.queries import view_bytes, view_of
+from services.engine.queries import bot_view_bytes, view_of
 from support.engine import bot_ports, engine_fixture
 from tavola.bus.subjects import Subjects
 from tavola.protocol.envelopes import FULL, SPECTATOR, envelopes_for, to_envelope
-from tavola.v1 import events_pb2, game_pb2, internal_pb2
+from tavola.v1 import game_pb2, internal_pb2
 
 BOTS = (1, 2, 3)
+GAMES = (
+    ("fan-tan", {"hands": "1"}),
+    ("spades", {"hands": "1"}),
+    ("barbu", {"blocks": "1"}),
+    ("dominoes", {"target": "10"}),
+    ("doppelkopf", {"match": "one_game"}),
+)
 
 
-def pushing(fx):  # type: ignore[no-untyped-def]
-    """Wire a ``BotPush`` to the fixture's engine; returns the pushes it makes."""
+def pushing(fx, turns=None):  # type: ignore[no-untyped-def]
+    """Wire a ``BotPush`` to the fixture's engine; returns the pushes it makes (and puts
+    the turns it tells in ``turns``, each after the pushes before it)."""
     sent: list[internal_pb2.SeatPush] = []
 
     async def publish(subject: str, data: bytes) -> None:
+        if ".bots.act." in subject:
+            turn = internal_pb2.BotTurn.FromString(data)
+            assert subject == Subjects().bot_turn(turn.match_id, turn.seat)
+            if turns is not None:
+                turns.append((len(sent), turn))
+            return
         push = internal_pb2.SeatPush.FromString(data)
         assert subject == Subjects().bot_seat(push.match_id, push.seat)
         sent.append(push)
 
-    def view_of(appended, seat):  # type: ignore[no-untyped-def]
-        return view_bytes(appended.state, seat, "en", blocked=False)
+    def view_for(appended, seat):  # type: ignore[no-untyped-def]
+        return bot_view_bytes(appended.state, seat)
 
-    fx.engine.listeners.append(BotPush(publish, Subjects(), view_of))
+    fx.engine.listeners.append(BotPush(publish, Subjects(), view_for))
     return sent
 
 
@@ -55,6 +71,19 @@ async def test_a_bot_seat_to_act_gets_its_view_at_the_last_version_pushed():
         assert push.view.legal_actions and not push.view.blocked
     else:
         assert not with_view
+
+
+async def test_a_bot_seat_to_act_is_told_its_turn_right_after_its_view():
+    fx = engine_fixture()
+    turns: list[tuple[int, internal_pb2.BotTurn]] = []
+    sent = pushing(fx, turns)
+    await fx.create(bots=(0, 1, 2, 3), options={"hands": "1"})
+    spectator = await fx.view("m1", SPECTATOR)
+    ((before, turn),) = turns
+    assert turn.match_id == "m1" and list(spectator.to_act) == [turn.seat]
+    assert turn.version == spectator.version
+    pushed = sent[before - 1]  # the push just before it: that seat's, with its view
+    assert pushed.seat == turn.seat and pushed.view.version == turn.version
 
 
 class Asking:
@@ -98,6 +127,39 @@ async def test_a_bot_service_fed_by_pushes_plays_a_match_asking_nothing():
     assert asking.asked == 0
 
 
+async def test_a_bot_service_told_its_turns_plays_each_once_and_asks_nothing():
+    """Each turn decided when the engine tells it; the committed event that follows (the
+    bus's, at least once) finds it decided and submits nothing more."""
+    fx = engine_fixture()
+    turns: list[tuple[int, internal_pb2.BotTurn]] = []
+    sent = pushing(fx, turns)
+    asking = Asking(bot_ports(fx, samples=4))
+    submitted: list[str] = []
+    ports = asking.wrap()
+    submit = ports.submit
+
+    async def counting(request):  # type: ignore[no-untyped-def]
+        submitted.append(request.command_id)
+        return await submit(request)
+
+    ports.submit = counting
+    player = BotPlayer(ports)
+    await fx.create(bots=(0, 1, 2, 3), options={"hands": "1"})
+    delivered = told = 0
+    while told < len(turns):  # each turn as NATS would deliver it: after the pushes before it
+        before, turn = turns[told]
+        told += 1
+        for push in sent[delivered:before]:
+            player.on_push(push)
+        delivered = before
+        await player.on_turn(turn)
+        event = (await fx.engine.events_after("m1", SPECTATOR, turn.version - 1))[0]
+        await player.on_event(event)  # the bus's event for the same turn: decided already
+    assert (await fx.view("m1", SPECTATOR)).finished
+    assert asking.asked == 0
+    assert len(submitted) == len(set(submitted)) == len(turns)
+
+
 async def test_a_lost_push_makes_the_bot_ask_and_play_on():
     fx = engine_fixture()
     sent = pushing(fx)
@@ -138,13 +200,54 @@ async def test_envelopes_made_once_for_many_viewers_are_each_viewers_own():
     for stored in await fx.store.read_stream("match-m1"):
         made = envelopes_for(stored, viewers, "t1")
         for viewer, data in zip(viewers, made, strict=True):
-            assert events_pb2.EventEnvelope.FromString(data) == to_envelope(stored, viewer, "t1")
+            assert data == to_envelope(stored, viewer, "t1").SerializeToString()
 
 
-async def test_a_pushed_view_is_the_answer_get_view_gives():
+@pytest.mark.parametrize(("game", "options"), GAMES, ids=[g for g, _ in GAMES])
+async def test_envelopes_written_directly_are_protobufs_bytes_for_every_viewer(game, options):
+    """A whole match of every game: each event's envelope for every viewer, with and
+    without a table id (the relay publishes without), byte for byte protobuf's."""
     fx = engine_fixture()
-    await fx.create(bots=BOTS)
-    state = await fx.engine.load("m1")
-    for seat in (SPECTATOR, 0, 1, 2, 3):
-        pushed = game_pb2.GetViewResponse.FromString(view_bytes(state, seat, "en", False))
-        assert pushed == view_of(state, seat, "en", False)
+    await fx.create(game, options=options)
+    async for _ in played(fx):
+        pass
+    viewers = [FULL, SPECTATOR, 0, 1, 2, 3]
+    for stored in await fx.store.read_stream("match-m1"):
+        for table_id in ("t1", ""):
+            made = envelopes_for(stored, viewers, table_id)
+            for viewer, data in zip(viewers, made, strict=True):
+                assert data == to_envelope(stored, viewer, table_id).SerializeToString()
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES, ids=[g for g, _ in GAMES])
+async def test_a_pushed_view_is_get_views_answer_less_what_bots_do_not_read(game, options):
+    """At every version of a whole match, for every seat: the pushed view is what
+    ``GetView`` answers the bot service, without labels, standings, deadlines, away."""
+    fx = engine_fixture()
+    await fx.create(game, options=options)
+    async for state in played(fx):
+        for seat in range(state.players):
+            answer = view_of(state, seat, "en", blocked=False)
+            for field in ("standings", "deadlines", "away"):
+                answer.ClearField(field)
+            for legal in answer.legal_actions:
+                legal.label = ""
+            assert game_pb2.GetViewResponse.FromString(bot_view_bytes(state, seat)) == answer
+
+
+async def played(fx):  # type: ignore[no-untyped-def]
+    """Each state of match m1 as its seats on turn play their first legal action (a pause
+    the game asks for is waited out) until it ends."""
+    for _ in range(2_000):
+        state = await fx.engine.load("m1")
+        yield state
+        if state.ended is not None:
+            return
+        spectator = await fx.view("m1", SPECTATOR)
+        if spectator.to_act:
+            seat = spectator.to_act[0]
+            await fx.act("m1", seat, (await fx.view("m1", seat)).legal_actions[0].code)
+        else:
+            fx.now.ms += 60_000
+            await fx.engine.fire_due()
+    raise AssertionError("the match did not end")

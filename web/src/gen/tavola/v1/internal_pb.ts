@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tavola/v1/internal.proto.
  */
 export const file_tavola_v1_internal: GenFile = /*@__PURE__*/
-  fileDesc("Chh0YXZvbGEvdjEvaW50ZXJuYWwucHJvdG8SCXRhdm9sYS52MSJdCglQcmluY2lwYWwSEgoKYWNjb3VudF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBGtpbmQYAyABKAUSDgoGc2NvcGVzGAQgAygJEhAKCHRva2VuX2lkGAUgASgJInEKCkJ1c1JlcXVlc3QSDAoEYm9keRgCIAEoDBInCglwcmluY2lwYWwYBCABKAsyFC50YXZvbGEudjEuUHJpbmNpcGFsEg4KBmxvY2FsZRgFIAEoCUoECAEQAkoECAMQBFIGbWV0aG9kUghpbnRlcm5hbCJaCghCdXNSZXBseRIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSDAoEYm9keRgDIAEoDBIhCgZyZWFzb24YBCABKAsyES50YXZvbGEudjEuUmVhc29uIqYBCglNYXRjaFNlYXQSDAoEc2VhdBgBIAEoBRITCgtwbGF5ZXJfbmFtZRgCIAEoCRIOCgZpc19ib3QYAyABKAgSEQoJYm90X2xldmVsGAQgASgJEhQKDHRva2VuX3NoYTI1NhgFIAEoCRITCgtjbGllbnRfc2VlZBgGIAEoDBIUCgxib3RfdGhpbmtfbXMYByABKA0SEgoKYWNjb3VudF9pZBgIIAEoCSLsAQoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEgwKBGdhbWUYAyABKAkSOwoHb3B0aW9ucxgEIAMoCzIqLnRhdm9sYS52MS5DcmVhdGVNYXRjaFJlcXVlc3QuT3B0aW9uc0VudHJ5EiMKBXNlYXRzGAUgAygLMhQudGF2b2xhLnYxLk1hdGNoU2VhdBISCgpkZWFsX2dyb3VwGAYgASgJGi4KDE9wdGlvbnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIiYKE0NyZWF0ZU1hdGNoUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoBCIlChFSZXZlYWxTZWVkUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSI3ChJSZXZlYWxTZWVkUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoBBIQCghyZXZlYWxlZBgCIAEoCCJKChFTZWF0RXZlbnRzUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgFEhUKDWFmdGVyX3ZlcnNpb24YAyABKAQiPgoSU2VhdEV2ZW50c1Jlc3BvbnNlEigKBmV2ZW50cxgBIAMoCzIYLnRhdm9sYS52MS5FdmVudEVudmVsb3BlIn4KCFNlYXRQdXNoEhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlYXQYAiABKAUSKAoGZXZlbnRzGAMgAygLMhgudGF2b2xhLnYxLkV2ZW50RW52ZWxvcGUSKAoEdmlldxgEIAEoCzIaLnRhdm9sYS52MS5HZXRWaWV3UmVzcG9uc2UiKgoIU2VhdFNlZW4SEAoIbWF0Y2hfaWQYASABKAkSDAoEc2VhdBgCIAEoBSISChBTZWF0U2VlblJlc3BvbnNlImUKDUV2ZW50TWV0YWRhdGESHwoFY2F1c2UYASABKAsyEC50YXZvbGEudjEuQ2F1c2USDgoGdG9fYWN0GAIgAygFEhUKDWxhc3RfaW5fYmF0Y2gYAyABKAgSDAoEc2FsdBgEIAEoDGIGcHJvdG8z", [file_tavola_v1_common, file_tavola_v1_events, file_tavola_v1_game]);
+  fileDesc("Chh0YXZvbGEvdjEvaW50ZXJuYWwucHJvdG8SCXRhdm9sYS52MSJdCglQcmluY2lwYWwSEgoKYWNjb3VudF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBGtpbmQYAyABKAUSDgoGc2NvcGVzGAQgAygJEhAKCHRva2VuX2lkGAUgASgJInEKCkJ1c1JlcXVlc3QSDAoEYm9keRgCIAEoDBInCglwcmluY2lwYWwYBCABKAsyFC50YXZvbGEudjEuUHJpbmNpcGFsEg4KBmxvY2FsZRgFIAEoCUoECAEQAkoECAMQBFIGbWV0aG9kUghpbnRlcm5hbCJaCghCdXNSZXBseRIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSDAoEYm9keRgDIAEoDBIhCgZyZWFzb24YBCABKAsyES50YXZvbGEudjEuUmVhc29uIqYBCglNYXRjaFNlYXQSDAoEc2VhdBgBIAEoBRITCgtwbGF5ZXJfbmFtZRgCIAEoCRIOCgZpc19ib3QYAyABKAgSEQoJYm90X2xldmVsGAQgASgJEhQKDHRva2VuX3NoYTI1NhgFIAEoCRITCgtjbGllbnRfc2VlZBgGIAEoDBIUCgxib3RfdGhpbmtfbXMYByABKA0SEgoKYWNjb3VudF9pZBgIIAEoCSLsAQoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEgwKBGdhbWUYAyABKAkSOwoHb3B0aW9ucxgEIAMoCzIqLnRhdm9sYS52MS5DcmVhdGVNYXRjaFJlcXVlc3QuT3B0aW9uc0VudHJ5EiMKBXNlYXRzGAUgAygLMhQudGF2b2xhLnYxLk1hdGNoU2VhdBISCgpkZWFsX2dyb3VwGAYgASgJGi4KDE9wdGlvbnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIiYKE0NyZWF0ZU1hdGNoUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoBCIlChFSZXZlYWxTZWVkUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSI3ChJSZXZlYWxTZWVkUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoBBIQCghyZXZlYWxlZBgCIAEoCCJKChFTZWF0RXZlbnRzUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgFEhUKDWFmdGVyX3ZlcnNpb24YAyABKAQiPgoSU2VhdEV2ZW50c1Jlc3BvbnNlEigKBmV2ZW50cxgBIAMoCzIYLnRhdm9sYS52MS5FdmVudEVudmVsb3BlIn4KCFNlYXRQdXNoEhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlYXQYAiABKAUSKAoGZXZlbnRzGAMgAygLMhgudGF2b2xhLnYxLkV2ZW50RW52ZWxvcGUSKAoEdmlldxgEIAEoCzIaLnRhdm9sYS52MS5HZXRWaWV3UmVzcG9uc2UiOgoHQm90VHVybhIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgFEg8KB3ZlcnNpb24YAyABKAQiKgoIU2VhdFNlZW4SEAoIbWF0Y2hfaWQYASABKAkSDAoEc2VhdBgCIAEoBSISChBTZWF0U2VlblJlc3BvbnNlImUKDUV2ZW50TWV0YWRhdGESHwoFY2F1c2UYASABKAsyEC50YXZvbGEudjEuQ2F1c2USDgoGdG9fYWN0GAIgAygFEhUKDWxhc3RfaW5fYmF0Y2gYAyABKAgSDAoEc2FsdBgEIAEoDGIGcHJvdG8z", [file_tavola_v1_common, file_tavola_v1_events, file_tavola_v1_game]);
 
 /**
  * The account a forwarded call is made for, as the engine's gRPC edge authenticated it.
@@ -435,7 +435,9 @@ export type SeatPush = Message<"tavola.v1.SeatPush"> & {
   events: EventEnvelope[];
 
   /**
-   * The seat's view after them, when the seat is to act then.
+   * The seat's view after them, when the seat is to act then: GetView's answer less
+   * what the bots do not read (legal actions carry codes without labels; no blocked,
+   * standings, deadlines or away seats). A bot that asks GetView gets those too.
    *
    * @generated from field: tavola.v1.GetViewResponse view = 4;
    */
@@ -448,6 +450,45 @@ export type SeatPush = Message<"tavola.v1.SeatPush"> & {
  */
 export const SeatPushSchema: GenMessage<SeatPush> = /*@__PURE__*/
   messageDesc(file_tavola_v1_internal, 10);
+
+/**
+ * A platform bot seat is to act at a version: published by the match's writer right after
+ * the seat's SeatPush with its view, on `<ns>.bots.act.<match>.<seat>`, which the bot
+ * service reads in a queue group, so exactly one of its instances decides at once (every
+ * instance reads every push). The committed event on JetStream says the same a little
+ * later; a decision is made once per (seat, version) either way.
+ *
+ * @generated from message tavola.v1.BotTurn
+ */
+export type BotTurn = Message<"tavola.v1.BotTurn"> & {
+  /**
+   * The match.
+   *
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * The bot seat to act.
+   *
+   * @generated from field: int32 seat = 2;
+   */
+  seat: number;
+
+  /**
+   * The version it acts at (its SubmitAction's expected_version).
+   *
+   * @generated from field: uint64 version = 3;
+   */
+  version: bigint;
+};
+
+/**
+ * Describes the message tavola.v1.BotTurn.
+ * Use `create(BotTurnSchema)` to create a new message.
+ */
+export const BotTurnSchema: GenMessage<BotTurn> = /*@__PURE__*/
+  messageDesc(file_tavola_v1_internal, 11);
 
 /**
  * An engine serving a seat's stream tells the match's writer (another engine) that the
@@ -476,7 +517,7 @@ export type SeatSeen = Message<"tavola.v1.SeatSeen"> & {
  * Use `create(SeatSeenSchema)` to create a new message.
  */
 export const SeatSeenSchema: GenMessage<SeatSeen> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_internal, 11);
+  messageDesc(file_tavola_v1_internal, 12);
 
 /**
  * The answer to SeatSeen (nothing to say).
@@ -491,7 +532,7 @@ export type SeatSeenResponse = Message<"tavola.v1.SeatSeenResponse"> & {
  * Use `create(SeatSeenResponseSchema)` to create a new message.
  */
 export const SeatSeenResponseSchema: GenMessage<SeatSeenResponse> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_internal, 12);
+  messageDesc(file_tavola_v1_internal, 13);
 
 /**
  * Metadata stored with each event in the log (beside its payload).
@@ -534,5 +575,5 @@ export type EventMetadata = Message<"tavola.v1.EventMetadata"> & {
  * Use `create(EventMetadataSchema)` to create a new message.
  */
 export const EventMetadataSchema: GenMessage<EventMetadata> = /*@__PURE__*/
-  messageDesc(file_tavola_v1_internal, 13);
+  messageDesc(file_tavola_v1_internal, 14);
 
