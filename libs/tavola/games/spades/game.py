@@ -21,20 +21,29 @@ from tavola.games.spades.events import (
 )
 from tavola.games.spades.messages import MESSAGES
 from tavola.games.spades.play import (
+    CLUB_PLAYS,
+    DIAMOND_PLAYS,
+    HEART_PLAYS,
     SIDE_MASK,
     SPADE,
-    SUIT_MASKS,
+    SPADE_PLAYS,
     SUIT_PLAYS,
     card_reason,
     legal_mask,
     plays_in,
-    plays_of,
-    plays_of_suit,
 )
 from tavola.games.spades.scoring import match_outcome, settle_hand, team_of
-from tavola.games.spades.state import SEATS, SpadesOptions, SpadesState, copy
+from tavola.games.spades.state import (
+    DECK_BITS,
+    SEATS,
+    SpadesOptions,
+    SpadesState,
+    copy,
+    dealt,
+    mask_of,
+)
 from tavola.games.spades.timers import TIMERS, decision
-from tavola.games.spades.transitions import TRICKS_PER_HAND, game_evolve
+from tavola.games.spades.transitions import CARDS_PLAYED, TRICKS_PER_HAND, game_evolve
 from tavola.games.spades.views import SpadesView, build_view, safe_card_for
 from tavola.rules.cards import (
     Card,
@@ -59,8 +68,8 @@ DECK = standard_deck()
 ALL_BIDS = tuple(Bid(n) for n in range(MAX_BID + 1))
 ON_TURN = tuple(frozenset((seat,)) for seat in range(SEATS))
 NOBODY: frozenset[int] = frozenset()
-# events are values: the common ones built once, by seat and card index (or bid)
-CARDS_PLAYED = tuple(tuple(CardPlayed(seat, c) for c in DECK) for seat in range(SEATS))
+# events are values: the common ones built once, by seat and card index (``CARDS_PLAYED``,
+# from ``transitions``) or bid
 BIDS_MADE = tuple(tuple(BidMade(seat, n) for n in range(MAX_BID + 1)) for seat in range(SEATS))
 FIRST_SPADE = SPADE * 13  # the index of the lowest spade
 
@@ -120,24 +129,29 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
         if phase == "play" or phase == "bidding":  # (most often asked)
             return None
         if phase == "draw_dealer":
-            return ChanceRequest("first-dealer", "draw", SEATS)
+            return FIRST_DEALER
         if phase == "deal":
-            return ChanceRequest(f"deal/{state.hand + 1}", "shuffle", 52)
+            return _deal_request(state.hand + 1)
         return None
 
     def resolve_chance(
         self, state: SpadesState, request: ChanceRequest, outcome: tuple[int, ...]
     ) -> list[Event]:
-        if request != self.chance(state):
+        expected = self.chance(state)
+        if request is not expected and request != expected:  # (the same one, most often)
             raise ValueError(f"unexpected chance request {request}")
         if request.kind == "draw":
-            return [DealerChosen(dealer=outcome[0])]
+            return [DealerChosen(outcome[0])]
         number = state.hand + 1
         dealer = state.dealer if number == 1 else (state.dealer + 1) % SEATS
-        hands = deal_standard(outcome, SEATS, first=(dealer + 1) % SEATS, count=13)
-        events: list[Event] = [HandStarted(number, dealer, (13,) * SEATS)]
-        events += [HandDealt(number, seat, cards) for seat, cards in enumerate(hands)]
-        return events
+        hands = _deal(outcome, first=(dealer + 1) % SEATS)
+        return [
+            _hand_started(number, dealer),
+            HandDealt(number, 0, hands[0]),
+            HandDealt(number, 1, hands[1]),
+            HandDealt(number, 2, hands[2]),
+            HandDealt(number, 3, hands[3]),
+        ]
 
     evolve = game_evolve  # (``transitions``: the common event spelt out, one call less)
 
@@ -156,39 +170,44 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
         return ON_TURN[turn]
 
     def legal_actions(self, state: SpadesState, seat: int) -> Sequence[SpadesAction]:
-        """Kept in the state once asked; the common case, a card to follow suit with, is
-        spelt out here (``_plays`` has the others)."""
+        """Kept in the state once asked (``state.legal``), with their cards as bits in
+        ``state.allowed`` for ``decide``. In card order the plays are the suits' own
+        tuples (``play.SUIT_PLAYS``): one suit's when following, else their sum."""
         if seat != state.turn:
             return ()
         legal: tuple[SpadesAction, ...] | None = state.legal
-        if legal is None:
-            phase = state.phase
-            if phase == "play":
-                led = state.led
-                suit = state.masks[seat] >> 13 * led & 0x1FFF if led >= 0 else 0
-                if suit and state.ordered:  # following: the cards of the suit led
-                    state.allowed = suit << 13 * led
-                    legal = SUIT_PLAYS[led][suit]
-                    if legal is None:
-                        legal = plays_of_suit(led, suit)
-                else:
-                    legal = self._plays(state, seat)
-            elif phase == "bidding":
-                legal = ALL_BIDS
+        if legal is not None:
+            return legal
+        phase = state.phase
+        if phase == "play":
+            held, led = state.held, state.led
+            if led < 0:  # a lead: no spade before they are broken, unless only spades
+                hand = held >> 52 * seat & DECK_BITS
+                allowed = hand if state.spades_broken else hand & SIDE_MASK or hand
             else:
-                return ()
-            state.legal = legal
-        return legal
-
-    def _plays(self, state: SpadesState, seat: int) -> tuple[SpadesAction, ...]:
-        """The legal cards of the seat on turn; sets ``state.allowed`` (their bits)."""
-        hand, led = state.masks[seat], state.led
-        if led >= 0:
-            allowed = hand & SUIT_MASKS[led] or hand
+                shift = 13 * led
+                suit = held >> 52 * seat + shift & 0x1FFF  # (its 13 bits of the suit led)
+                if suit and state.ordered:  # following: the cards of the suit led
+                    state.allowed = suit << shift
+                    state.legal = legal = SUIT_PLAYS[led][suit]
+                    return legal
+                allowed = suit << shift if suit else held >> 52 * seat & DECK_BITS
+            state.allowed = allowed
+            if state.ordered:  # (``play.plays_of`` written out)
+                legal = (
+                    CLUB_PLAYS[allowed & 0x1FFF]
+                    + DIAMOND_PLAYS[allowed >> 13 & 0x1FFF]
+                    + HEART_PLAYS[allowed >> 26 & 0x1FFF]
+                    + SPADE_PLAYS[allowed >> 39]
+                )
+            else:
+                legal = plays_in(state.hands[seat], allowed)
+        elif phase == "bidding":
+            legal = ALL_BIDS
         else:
-            allowed = hand if state.spades_broken else hand & SIDE_MASK or hand
-        state.allowed = allowed  # (``legal_mask``)
-        return plays_of(allowed) if state.ordered else plays_in(state.hands[seat], allowed)
+            return ()
+        state.legal = legal
+        return legal
 
     def why_illegal(self, state: SpadesState, seat: int, action: SpadesAction) -> Reason | None:
         if seat != state.turn or state.phase not in ("bidding", "play"):
@@ -202,7 +221,7 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
             return Reason.of("spades.bid_first", card=action.card.code)
         if not isinstance(action, Play):
             return Reason.of("spades.bidding_over")
-        if legal_mask(state.masks[seat], state.led, state.spades_broken) & _bit(action):
+        if legal_mask(mask_of(state, seat), state.led, state.spades_broken) & _bit(action):
             return None
         led = Suit(state.led) if state.led >= 0 else None
         return card_reason(state.hands[seat], led, state.spades_broken, action.card)
@@ -211,22 +230,23 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
         """``Game.decide`` with shortcuts for the common commands of the seat on turn — a
         legal card, a bid in range — for which every check of the base class passes."""
         if seat == state.turn:
-            kind = type(action)
-            if kind is Play and state.phase == "play":
-                card = action.card  # type: ignore[union-attr]
-                index = card.suit * 13 + card.rank - 2
-                if state.legal is not None:
-                    allowed = state.allowed
-                else:
-                    allowed = legal_mask(state.masks[seat], state.led, state.spades_broken)
-                if allowed >> index & 1:
-                    if len(state.trick) < SEATS - 1 and (
-                        state.spades_broken or index < FIRST_SPADE
-                    ):
-                        return [CARDS_PLAYED[seat][index]]
-                    return self._play(state, seat, card)
-            elif kind is Bid and state.phase == "bidding":
-                tricks = action.tricks  # type: ignore[union-attr]
+            if type(action) is Play:
+                if state.phase == "play":
+                    card = action.card
+                    index = card.suit * 13 + card.rank - 2
+                    if state.legal is not None:  # (asked: ``allowed`` holds its cards)
+                        allowed = state.allowed
+                    else:
+                        hand = mask_of(state, seat)
+                        allowed = legal_mask(hand, state.led, state.spades_broken)
+                    if allowed >> index & 1:
+                        if len(state.trick) < 3:  # the trick goes on (``SEATS - 1`` plays)
+                            if state.spades_broken or index < FIRST_SPADE:
+                                return [CARDS_PLAYED[seat][index]]
+                            return [CARDS_PLAYED[seat][index], _broken(state.hand, seat)]
+                        return self._play(state, seat, index)
+            elif type(action) is Bid and state.phase == "bidding":
+                tricks = action.tricks
                 if 0 <= tricks <= MAX_BID:
                     return self._apply_bid(state, seat, tricks)
         return super().decide(state, seat, action)
@@ -235,20 +255,21 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
         if isinstance(action, Bid):
             return self._apply_bid(state, seat, action.tricks)
         assert isinstance(action, Play)
-        return self._play(state, seat, action.card)
+        card = action.card
+        return self._play(state, seat, card.suit * 13 + card.rank - 2)
 
-    def _play(self, state: SpadesState, seat: int, card: Card) -> list[Event]:
-        index = card.suit * 13 + card.rank - 2
+    def _play(self, state: SpadesState, seat: int, index: int) -> list[Event]:
+        """The events of a legal play by ``seat`` of the card of deck index ``index``."""
         events: list[Event] = [CARDS_PLAYED[seat][index]]
         hand = state.hand
         if index >= FIRST_SPADE and not state.spades_broken:
-            events.append(SpadesBroken(hand, seat))
+            events.append(_broken(hand, seat))
         trick = state.trick
         if len(trick) < SEATS - 1:
             return events
-        tricks = state.tricks
-        number = sum(tricks) + 1
-        winner = _winner(trick, seat, card)
+        t0, t1, t2, t3 = tricks = state.tricks
+        number = t0 + t1 + t2 + t3 + 1
+        winner = _winner(trick, seat, DECK[index])
         events.append(_trick_taken(hand, number, winner))
         if number == TRICKS_PER_HAND:
             taken = list(tricks)
@@ -365,19 +386,78 @@ def _winner(plays: Sequence[PlayedCard], seat: int, card: Card) -> int:
     return seat if card.suit == SPADE else best
 
 
+# events are values: those of the first hands of any match built once (a frozen
+# dataclass is slow to build: each field is an ``object.__setattr__``)
+_KEPT_HANDS = 64
 _TAKEN: dict[tuple[int, int, int], TrickTaken] = {}
-_TAKEN_KEPT = 64  # hands whose tricks' events are kept (events are values: one serves all)
+_STARTED: dict[tuple[int, int], HandStarted] = {}
+_BROKEN: dict[tuple[int, int], SpadesBroken] = {}
 
 
 def _trick_taken(hand: int, number: int, seat: int) -> TrickTaken:
     """``TrickTaken(hand, number, seat)``, built once for the first hands of any match."""
-    if hand > _TAKEN_KEPT:
+    if hand > _KEPT_HANDS:
         return TrickTaken(hand, number, seat)
     key = (hand, number, seat)
     event = _TAKEN.get(key)
     if event is None:
         event = _TAKEN[key] = TrickTaken(hand, number, seat)
     return event
+
+
+def _hand_started(hand: int, dealer: int) -> HandStarted:
+    """``HandStarted(hand, dealer, DEALT)``, built once for the first hands of any match."""
+    if hand > _KEPT_HANDS:
+        return HandStarted(hand, dealer, DEALT)
+    event = _STARTED.get((hand, dealer))
+    if event is None:
+        event = _STARTED[hand, dealer] = HandStarted(hand, dealer, DEALT)
+    return event
+
+
+def _broken(hand: int, seat: int) -> SpadesBroken:
+    """``SpadesBroken(hand, seat)``, built once for the first hands of any match."""
+    if hand > _KEPT_HANDS:
+        return SpadesBroken(hand, seat)
+    event = _BROKEN.get((hand, seat))
+    if event is None:
+        event = _BROKEN[hand, seat] = SpadesBroken(hand, seat)
+    return event
+
+
+FIRST_DEALER = ChanceRequest("first-dealer", "draw", SEATS)
+DEALT = (13,) * SEATS  # the counts of every deal (``HandStarted``)
+_DEAL_REQUESTS: list[ChanceRequest] = []  # "deal/N" by N - 1, built once (requests are values)
+
+
+def _deal_request(number: int) -> ChanceRequest:
+    """``ChanceRequest(f"deal/{number}", "shuffle", 52)``, built once for the first hands."""
+    if number > _KEPT_HANDS:
+        return ChanceRequest(f"deal/{number}", "shuffle", 52)
+    while len(_DEAL_REQUESTS) < number:
+        _DEAL_REQUESTS.append(ChanceRequest(f"deal/{len(_DEAL_REQUESTS) + 1}", "shuffle", 52))
+    return _DEAL_REQUESTS[number - 1]
+
+
+_BIT = [1 << i for i in range(52)].__getitem__  # (a list's: a quick call, ints only)
+_FULL_DECK = (1 << 52) - 1
+
+
+def _deal(outcome: Sequence[int], first: int) -> tuple[tuple[Card, ...], ...]:
+    """``deal_standard(outcome, SEATS, first, count=13)`` on bits: the ``k``-th seat from
+    ``first`` gets every fourth card from position ``k``, its hand the sum of their bits
+    (distinct powers of two) and its cards those of the mask, in card order (``dealt``,
+    which remembers each hand's mask for ``evolve``). The outcome
+    is a permutation exactly when the 52 bits, all of indices 0-51, add up to the full
+    deck (a repeated index carries into another bit; ``min`` rules out the negative ones
+    a list accepts); any other outcome takes ``deal_standard``, which refuses it."""
+    try:
+        masks = [sum(map(_BIT, outcome[k::SEATS])) for k in range(SEATS)]
+    except (IndexError, TypeError):
+        masks = []
+    if len(outcome) != 52 or sum(masks) != _FULL_DECK or min(outcome) < 0:
+        return deal_standard(outcome, SEATS, first, count=13)
+    return dealt([masks[(seat - first) % SEATS] for seat in range(SEATS)])
 
 
 def _bit(play: Play) -> int:

@@ -36,31 +36,42 @@ def legal_mask(hand: int, led: int, broken: bool) -> int:
 
 
 PLAYS = tuple(Play(c) for c in standard_deck())  # one action per card, by card index
-# the plays of each pattern of 13 bits of a suit, in card order, kept once asked (at most
-# 8192 a suit); ``None``: not asked yet
-SUIT_PLAYS: tuple[list[tuple[Play, ...] | None], ...] = tuple([None] * 8192 for _ in range(4))
-for _suit in SUIT_PLAYS:
-    _suit[0] = ()
+
+
+class SuitPlays(dict[int, tuple[Play, ...]]):
+    """The plays of one suit by its pattern of 13 bits (bit ``rank - 2`` per card), in
+    card order: each pattern built the first time it is asked (``__missing__``) and kept
+    (at most 8192), so a look-up is one dict access whether or not the suit is void."""
+
+    def __init__(self, suit: int) -> None:
+        super().__init__({0: ()})
+        self.base = 13 * suit
+
+    def __missing__(self, bits: int) -> tuple[Play, ...]:
+        """The lowest card (``bits & -bits`` isolates its bit) before the pattern without
+        it (``bits & bits - 1`` clears that bit), itself kept or built the same way."""
+        lowest = (bits & -bits).bit_length() - 1
+        plays = self[bits] = (PLAYS[self.base + lowest],) + self[bits & bits - 1]
+        return plays
+
+
+SUIT_PLAYS = tuple(SuitPlays(suit) for suit in range(4))
+CLUB_PLAYS, DIAMOND_PLAYS, HEART_PLAYS, SPADE_PLAYS = SUIT_PLAYS
 
 
 def plays_of_suit(suit: int, bits: int) -> tuple[Play, ...]:
     """The plays of the cards of one suit given as 13 bits."""
-    known = SUIT_PLAYS[suit][bits]
-    if known is None:
-        base = 13 * suit
-        known = SUIT_PLAYS[suit][bits] = tuple(PLAYS[base + r] for r in range(13) if bits >> r & 1)
-    return known
+    return SUIT_PLAYS[suit][bits]
 
 
 def plays_of(mask: int) -> tuple[Play, ...]:
-    """The plays of the cards given as bits, in card order (the suits written out)."""
-    clubs, diamonds = mask & 0x1FFF, mask >> 13 & 0x1FFF
-    hearts, spades = mask >> 26 & 0x1FFF, mask >> 39 & 0x1FFF
+    """The plays of the cards given as bits, in card order: the four suits' tuples
+    (13 bits each, clubs lowest; ``mask < 2**52``, so spades need no ``& 0x1FFF``)."""
     return (
-        (SUIT_PLAYS[0][clubs] or plays_of_suit(0, clubs))
-        + (SUIT_PLAYS[1][diamonds] or plays_of_suit(1, diamonds))
-        + (SUIT_PLAYS[2][hearts] or plays_of_suit(2, hearts))
-        + (SUIT_PLAYS[3][spades] or plays_of_suit(3, spades))
+        CLUB_PLAYS[mask & 0x1FFF]
+        + DIAMOND_PLAYS[mask >> 13 & 0x1FFF]
+        + HEART_PLAYS[mask >> 26 & 0x1FFF]
+        + SPADE_PLAYS[mask >> 39]
     )
 
 

@@ -37,45 +37,50 @@ def settle_team(
     bags_before: int,
 ) -> TeamSettlement:
     """Score one partnership's hand. ``bids``/``tricks`` are in seat order of the team."""
-    seats = TEAM_SEATS[team]
-    contract = contract_of(bids)
-    contract_tricks = sum(t for b, t in zip(bids, tricks, strict=True) if b > 0)
+    (first, second), (bid, partner_bid), (taken, partner_taken) = TEAM_SEATS[team], bids, tricks
+    contract = bid + partner_bid
+    contract_tricks = (taken if bid > 0 else 0) + (partner_taken if partner_bid > 0 else 0)
     made = contract_tricks >= contract
     contract_points = 10 * contract if made else -10 * contract
     overtricks = contract_tricks - contract if made else 0
-    nils = tuple(
-        NilResult(seat=s, tricks=t, made=t == 0, points=NIL_POINTS if t == 0 else -NIL_POINTS)
-        for s, b, t in zip(seats, bids, tricks, strict=True)
-        if b == 0
-    )
-    nil_bags = sum(n.tricks for n in nils)
+    nils: tuple[NilResult, ...] = ()
+    if bid == 0:
+        nils = (_nil(first, taken),)
+    if partner_bid == 0:
+        nils += (_nil(second, partner_taken),)
+    nil_bags = sum(n.tricks for n in nils) if nils else 0
     bags_won = overtricks + nil_bags
     bag_points = bags_won if made else 0
-    nil_points = sum(n.points for n in nils)
+    nil_points = sum(n.points for n in nils) if nils else 0
     penalties, bags_after = divmod(bags_before + bags_won, BAG_LIMIT)
     bag_penalty = -BAG_PENALTY * penalties
     change = contract_points + bag_points + nil_points + bag_penalty
-    return TeamSettlement(
-        team=team,
-        bids=bids,
-        contract=contract,
-        contract_tricks=contract_tricks,
-        made=made,
-        contract_points=contract_points,
-        overtricks=overtricks,
-        nil_bags=nil_bags,
-        bags_won=bags_won,
-        bag_points=bag_points,
-        nils=nils,
-        nil_points=nil_points,
-        bags_before=bags_before,
-        bag_penalty=bag_penalty,
-        bags_struck=BAG_LIMIT * penalties,
-        bags_after=bags_after,
-        change=change,
-        score_before=score_before,
-        score_after=score_before + change,
+    return TeamSettlement(  # (in field order: keywords would build a dict for every call)
+        team,
+        bids,
+        contract,
+        contract_tricks,
+        made,
+        contract_points,
+        overtricks,
+        nil_bags,
+        bags_won,
+        bag_points,
+        nils,
+        nil_points,
+        bags_before,
+        bag_penalty,
+        BAG_LIMIT * penalties,  # bags_struck
+        bags_after,
+        change,
+        score_before,
+        score_before + change,  # score_after
     )
+
+
+def _nil(seat: int, tricks: int) -> NilResult:
+    """A nil bid's settlement: made with no trick, failed with any."""
+    return NilResult(seat, tricks, tricks == 0, NIL_POINTS if tricks == 0 else -NIL_POINTS)
 
 
 def settle_hand(
@@ -94,7 +99,8 @@ def settle_hand(
 def threshold_reached(
     scores: tuple[int, int], target: int = WIN_SCORE, floor: int = LOSS_SCORE
 ) -> bool:
-    return any(s >= target or s <= floor for s in scores)
+    first, second = scores
+    return first >= target or first <= floor or second >= target or second <= floor
 
 
 def match_outcome(

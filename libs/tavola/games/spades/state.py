@@ -5,19 +5,22 @@ makes the next one with ``copy`` (a hand-written copy of the slots, several time
 than ``dataclasses.replace``, which still works) and sets only what the event changed.
 
 Beside its fields a state carries what follows from them, neither compared nor taken by
-``replace`` (``__post_init__`` derives it again): ``masks``, each seat's hand as an int
-with bit ``card.index`` set per card, and ``led``, the suit led to the trick in progress
+``replace`` (``__post_init__`` derives it again): ``held``, every hand as one int of
+4 × 52 bits — seat ``s`` holds the card of index ``i`` (``card.index``) when bit
+``52 * s + i`` is set, so ``held >> 52 * s & DECK_BITS`` is its hand as bits (its *mask*)
+and a play clears one bit of one int —, ``led``, the suit led to the trick in progress
 (-1: none), and ``ordered``, whether every hand is in card order (as dealt: then a card's
 place in its hand is the count of lower bits). ``legal`` caches the legal actions of the
 seat on turn once they were asked (and ``allowed``, their cards as bits).
 
-While every hand is in card order, the hands follow from the masks, so the plays of a hand
+While every hand is in card order, the hands follow from ``held``, so the plays of a hand
 (``copy_cards``) leave the ``hands`` slot empty and its first reading derives it from
-``masks`` (once per state, through a property): a playout never reads a hand as cards.
+``held`` (once per state, through a property): a playout never reads a hand as cards.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import lt
 from typing import Any, Literal
@@ -42,6 +45,8 @@ class SpadesOptions:
 
 
 DECK = standard_deck()
+DECK_BITS = (1 << 52) - 1  # a hand's 52 bits (a seat's in ``held``, shifted down)
+HAND_SHIFTS = tuple(52 * seat for seat in range(SEATS))  # where each seat's bits start
 _BITS = tuple(1 << i for i in range(52))
 # the bit of each card of the standard deck, by the card's identity: the deck's cards live
 # as long as the process, so a hit is that very card (a deal hands out these; others, such
@@ -51,12 +56,24 @@ _BIT_OF_DECK_CARD = {id(c): 1 << i for i, c in enumerate(DECK)}.get
 
 def bits_of(cards: tuple[Card, ...]) -> tuple[int, bool]:
     """The cards as bits (bit ``suit * 13 + rank - 2`` per card) and whether they are in
-    card order, each once (as dealt)."""
-    found = list(map(_BIT_OF_DECK_CARD, map(id, cards)))
-    if all(found):  # (a ``None``: a card from elsewhere; ``None in found`` is slower)
-        bits: list[int] = found  # type: ignore[assignment]
+    card order, each once (as dealt).
+
+    Cards of the standard deck (a deal's) take the sum of their bits: 13 distinct powers
+    of two add up to a mask of 13 bits, while a card held twice carries into another bit
+    and leaves fewer — so ``bit_count() == len(cards)`` says every card is there once,
+    and then the hand is in card order exactly when it equals the cards of its mask.
+    The hands of the latest deal (``dealt``) are known by identity and read no card."""
+    known = _DEALT.get(id(cards))
+    if known is not None and known[0] is cards:
+        return known[1], True
+    try:  # (a ``None``, for a card from elsewhere such as a parsed one, fails the sum)
+        mask = sum(map(_BIT_OF_DECK_CARD, map(id, cards)))  # type: ignore[arg-type]
+    except TypeError:
+        pass
     else:
-        bits = [_BITS[c.suit * 13 + c.rank - 2] for c in cards]
+        if mask.bit_count() == len(cards):
+            return mask, tuple(cards) == cards_of(mask)
+    bits = [_BITS[c.suit * 13 + c.rank - 2] for c in cards]
     if all(map(lt, bits, bits[1:])):
         return sum(bits), True
     mask = 0
@@ -65,22 +82,58 @@ def bits_of(cards: tuple[Card, ...]) -> tuple[int, bool]:
     return mask, False
 
 
-_SUIT_CARDS: tuple[list[tuple[Card, ...] | None], ...] = tuple([None] * 8192 for _ in range(4))
+class SuitCards(dict[int, tuple[Card, ...]]):
+    """The cards of one suit by its pattern of 13 bits (bit ``rank - 2``), in card order:
+    built the first time a pattern is asked (``__missing__``) and kept (at most 8192)."""
+
+    def __init__(self, suit: int) -> None:
+        super().__init__({0: ()})
+        self.base = 13 * suit
+
+    def __missing__(self, bits: int) -> tuple[Card, ...]:
+        """The lowest card (``bits & -bits`` isolates its bit) before the pattern without
+        it (``bits & bits - 1`` clears that bit), itself kept or built the same way."""
+        lowest = (bits & -bits).bit_length() - 1
+        cards = self[bits] = (DECK[self.base + lowest],) + self[bits & bits - 1]
+        return cards
+
+
+_CLUBS, _DIAMONDS, _HEARTS, _SPADES = (SuitCards(suit) for suit in range(4))
+_DEALT: dict[int, tuple[tuple[Card, ...], int]] = {}
+"""The hands of the latest deal by identity (each kept here, so its ``id`` is its own),
+with their masks: a deal's ``HandDealt`` events are folded right after it, and then
+``bits_of`` takes the mask from here instead of from the cards."""
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards given as bits, in card order (the suits' patterns kept, like the plays')."""
-    out: tuple[Card, ...] = ()
-    for suit in range(4):
-        bits = mask >> (13 * suit) & 0x1FFF
-        if bits:
-            known = _SUIT_CARDS[suit][bits]
-            if known is None:
-                base = 13 * suit
-                known = tuple(DECK[base + r] for r in range(13) if bits >> r & 1)
-                _SUIT_CARDS[suit][bits] = known
-            out += known
-    return out
+    """The cards given as bits (``mask < 2**52``), in card order: the four suits' tuples
+    (13 bits each, clubs lowest), each pattern kept like the plays'."""
+    return (
+        _CLUBS[mask & 0x1FFF]
+        + _DIAMONDS[mask >> 13 & 0x1FFF]
+        + _HEARTS[mask >> 26 & 0x1FFF]
+        + _SPADES[mask >> 39]
+    )
+
+
+def masks_of(held: int) -> tuple[int, ...]:
+    """Each seat's hand as bits, from every hand's (``SpadesState.held``)."""
+    return tuple(held >> shift & DECK_BITS for shift in HAND_SHIFTS)
+
+
+def mask_of(state: SpadesState, seat: int) -> int:
+    """The hand of ``seat`` as bits (bit ``card.index`` per card)."""
+    return state.held >> 52 * seat & DECK_BITS
+
+
+def dealt(masks: Sequence[int]) -> tuple[tuple[Card, ...], ...]:
+    """The hands of a deal given as masks (``cards_of`` each), remembered for ``bits_of``
+    in place of the previous deal's."""
+    hands = tuple(map(cards_of, masks))
+    _DEALT.clear()
+    for cards, mask in zip(hands, masks, strict=True):
+        _DEALT[id(cards)] = (cards, mask)
+    return hands
 
 
 @dataclass(slots=True)
@@ -106,7 +159,7 @@ class SpadesState:
     winner: int | None = None
     hands_played: int = 0
     options: SpadesOptions = SpadesOptions()
-    masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    held: int = field(init=False, repr=False, compare=False)
     led: int = field(init=False, repr=False, compare=False)
     ordered: bool = field(init=False, repr=False, compare=False)
     legal: Any = field(init=False, default=None, repr=False, compare=False)
@@ -114,7 +167,7 @@ class SpadesState:
 
     def __post_init__(self) -> None:
         bits = [bits_of(h) for h in self.hands]
-        self.masks = tuple(mask for mask, _ in bits)
+        self.held = sum(mask << 52 * seat for seat, (mask, _) in enumerate(bits))
         self.ordered = all(ordered for _, ordered in bits)
         self.led = int(self.trick[0].card.suit) if self.trick else -1
 
@@ -122,13 +175,13 @@ class SpadesState:
 def _hands(state: SpadesState) -> tuple[tuple[Card, ...], ...]:
     try:
         return _HANDS_SLOT.__get__(state)  # type: ignore[no-any-return]
-    except AttributeError:  # left empty by ``copy_cards``: the hands follow from the masks
-        hands = tuple(map(cards_of, state.masks))
+    except AttributeError:  # left empty by ``copy_cards``: the hands follow from ``held``
+        hands = tuple(map(cards_of, masks_of(state.held)))
         _HANDS_SLOT.__set__(state, hands)
         return hands
 
 
-# ``hands`` reads its slot through a property that fills an empty slot from the masks (a
+# ``hands`` reads its slot through a property that fills an empty slot from ``held`` (a
 # ``__getattr__`` would do it too, but would slow down every attribute of the state)
 _HANDS_SLOT = SpadesState.__dict__["hands"]
 setattr(SpadesState, "hands", property(_hands, _HANDS_SLOT.__set__))  # noqa: B010
@@ -145,7 +198,7 @@ def copy(s: SpadesState) -> SpadesState:
 
 def copy_cards(s: SpadesState) -> SpadesState:
     """``copy`` but for the ``hands`` slot, left empty: only for a state whose hands are
-    in card order (``ordered``) and so follow from the masks the caller sets."""
+    in card order (``ordered``) and so follow from the ``held`` the caller sets."""
     new: SpadesState = _new(SpadesState)
     new.phase = s.phase
     new.hand = s.hand
@@ -164,7 +217,7 @@ def copy_cards(s: SpadesState) -> SpadesState:
     new.winner = s.winner
     new.hands_played = s.hands_played
     new.options = s.options
-    new.masks = s.masks
+    new.held = s.held
     new.led = s.led
     new.ordered = s.ordered
     new.legal = None  # (``allowed`` is read only once ``legal`` is set)
