@@ -31,7 +31,7 @@ from tavola.infra.databases import create_database, drop_database
 from tavola.infra.local import LocalInfra
 from tavola.v1 import game_pb2
 
-LIMITS_OFF = "address=off,read=off,account=off,create_table=off,lobby=off,stream_open=off"
+LIMITS_OFF = "address=off,read=off,account=off,create_table=off,lobby=off,stream_open=off,act=off"
 
 
 @dataclass
