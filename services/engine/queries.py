@@ -29,7 +29,7 @@ from tavola.match.aggregate import MatchState
 from tavola.protocol import errors, records_export
 from tavola.protocol import events as codec
 from tavola.protocol.envelopes import SPECTATOR, to_envelope
-from tavola.protocol.records import embedded, record_bytes
+from tavola.protocol.records import embedded, record_bytes, scalar, varint
 from tavola.rules.errors import RulesError
 from tavola.rules.messages import render
 from tavola.v1 import events_pb2, game_pb2, lobby_pb2
@@ -59,20 +59,20 @@ def bot_view_bytes(state: MatchState, seat: int) -> bytes:
     standings, deadlines or away seats (a bot asking ``GetView`` gets those too)."""
     game = state.game
     parts = [
-        _tag_varint(1, state.version),
+        scalar(1, state.version),
         embedded(VIEW_FIELD, record_bytes(game.view(state.game_state, seat), _view_name(state))),
     ]
     to_act = sorted(state.to_act())
     if to_act:
-        parts.append(embedded(3, b"".join(_varint(s) for s in to_act)))
+        parts.append(embedded(3, b"".join(varint(s) for s in to_act)))
     if state.ended is None:
         for action in game.legal_actions(state.game_state, seat):
             code = game.encode_action(action).encode()
-            parts.append(embedded(4, b"\x0a" + _varint(len(code)) + code))
+            parts.append(embedded(4, b"\x0a" + varint(len(code)) + code))
     else:
         parts.append(b"\x28\x01")  # finished = true
     name = state.created.game.encode()
-    parts.append(b"\x3a" + _varint(len(name)) + name)
+    parts.append(b"\x3a" + varint(len(name)) + name)
     return b"".join(parts)
 
 
@@ -85,19 +85,6 @@ def _view_name(state: MatchState) -> str:
     if name is None:
         name = _VIEW_NAMES[game] = f"{game}.View"
     return name
-
-
-def _tag_varint(number: int, value: int) -> bytes:
-    return _varint(number << 3) + _varint(value) if value else b""
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 127:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
 
 
 def _view_parts(

@@ -89,8 +89,7 @@ class Subjects:
 
     def bot_seat(self, match_id: str, seat: int) -> str:
         """A bot seat's own events and view, pushed by the engine to the bot service."""
-        if not match_id or any(c in match_id for c in " .*>"):
-            raise ValueError(f"unsuitable match id {match_id!r}")
+        _check_token(match_id)
         return f"{self.namespace}.bots.seat.{match_id}.{seat}"
 
     @property
@@ -99,8 +98,7 @@ class Subjects:
 
     def bot_turn(self, match_id: str, seat: int) -> str:
         """A bot seat to act now (``BotTurn``), read by one bot service instance."""
-        if not match_id or any(c in match_id for c in " .*>"):
-            raise ValueError(f"unsuitable match id {match_id!r}")
+        _check_token(match_id)
         return f"{self.namespace}.bots.act.{match_id}.{seat}"
 
     @property
@@ -146,3 +144,9 @@ class Subjects:
         if not ident or "." in ident or any(c in ident for c in " *>"):
             raise ValueError(f"unsuitable stream id {stream_id!r}")
         return f"{self.events_prefix}.{category}.{ident}"
+
+
+def _check_token(match_id: str) -> None:
+    """A match id fit to be one token of a subject."""
+    if not match_id or any(c in match_id for c in " .*>"):
+        raise ValueError(f"unsuitable match id {match_id!r}")

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from tavola.eventlog.model import StoredEvent
+from tavola.protocol.records import embedded, scalar, varint
 from tavola.rules import registry
 from tavola.rules.errors import Reason
 from tavola.rules.messages import render
@@ -67,8 +68,8 @@ def envelopes_for(stored: StoredEvent, viewers: Sequence[int], table_id: str = "
             if not head:
                 head, tail = _head_bytes(stored, table_id), _tail_bytes(stored, metadata)
             cause = (plain if key[1] else redacted).SerializeToString()
-            payload = _field(13, stored.payload) if key[0] else b"\x60\x01"  # hidden = true
-            data = made[key] = head + payload + _field(14, cause) + tail
+            payload = embedded(13, stored.payload) if key[0] else b"\x60\x01"  # hidden = true
+            data = made[key] = head + payload + embedded(14, cause) + tail
         out.append(data)
     return out
 
@@ -79,48 +80,31 @@ def envelopes_for(stored: StoredEvent, viewers: Sequence[int], table_id: str = "
 # with no parse and copy. ``tests/unit/engine/test_bot_push.py`` holds it byte for byte.
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 127:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
-def _field(number: int, data: bytes) -> bytes:
-    return _varint(number << 3 | 2) + _varint(len(data)) + data
-
-
 def _text(number: int, value: str) -> bytes:
-    return _field(number, value.encode()) if value else b""
-
-
-def _number(number: int, value: int) -> bytes:
-    return _varint(number << 3) + _varint(value) if value else b""
+    return embedded(number, value.encode()) if value else b""
 
 
 def _packed(number: int, values: Sequence[int]) -> bytes:
-    return _field(number, b"".join(_varint(v) for v in values)) if values else b""
+    return embedded(number, b"".join(varint(v) for v in values)) if values else b""
 
 
 def _head_bytes(stored: StoredEvent, table_id: str) -> bytes:
     """Fields 1-11: everything before ``hidden`` / ``payload``."""
     moment = _timestamp(stored.recorded_at)
-    when = _number(1, moment.seconds) + _number(2, moment.nanos)
+    when = scalar(1, moment.seconds) + scalar(2, moment.nanos)
     return b"".join(
         (
             _text(1, stored.stream_id),
             _text(2, match_id_of(stored.stream_id)),
             _text(3, table_id),
-            _number(4, stored.version),
+            scalar(4, stored.version),
             _text(5, str(stored.event_id)),
             _text(6, stored.type),
-            _number(7, stored.schema_version),
-            _number(8, stored.rules_version),
-            _field(9, when),
-            _field(10, stored.prev_hash) if stored.prev_hash else b"",
-            _field(11, stored.hash) if stored.hash else b"",
+            scalar(7, stored.schema_version),
+            scalar(8, stored.rules_version),
+            embedded(9, when),
+            embedded(10, stored.prev_hash) if stored.prev_hash else b"",
+            embedded(11, stored.hash) if stored.hash else b"",
         )
     )
 

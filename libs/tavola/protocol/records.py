@@ -48,6 +48,17 @@ def to_record(obj: Any, type_name: str | None = None) -> pb.Record:
     return pb.Record.FromString(record_bytes(obj, type_name))
 
 
+def varint(n: int) -> bytes:
+    """A non-negative integer as protobuf's varint."""
+    return _varint(n)
+
+
+def scalar(number: int, value: int) -> bytes:
+    """Field ``number`` holding a non-negative integer (or bool) ``value``, as protobuf
+    writes it: nothing at all for 0 (proto3's default)."""
+    return _varint(number << 3) + _varint(value) if value else b""
+
+
 def embedded(number: int, data: bytes) -> bytes:
     """Field ``number`` holding a message serialized as ``data``, as protobuf writes it. A
     message's bytes are its fields' bytes in a row (in any order), so a message can be put
