@@ -7,7 +7,7 @@ import asyncio
 from services.engine.bootstrap import run
 from services.engine.config import EngineConfig
 from tavola.service.logging import configure
-from tavola.service.runtime import stop_on_signals, tune_gc
+from tavola.service.runtime import load_games, stop_on_signals, tune_gc
 
 
 async def main() -> None:
@@ -18,5 +18,6 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
+    load_games()
     tune_gc()
     asyncio.run(main())

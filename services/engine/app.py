@@ -182,7 +182,7 @@ class Engine(AutomaticMixin, RefereeMixin, QueryMixin):
         else:
             entry.advance(state, stored)
             entry.fresh = owned
-        self._count_moves(match_id, stored)
+        self._count_moves(match_id, stored, state.players)
         metrics.CACHED_MATCHES.set(len(self.cache))
         return state
 
@@ -198,20 +198,32 @@ class Engine(AutomaticMixin, RefereeMixin, QueryMixin):
         game = state.created.game
         return aggregate.fold(codec.decode_payloads(game, rest), state)
 
-    def _count_moves(self, match_id: str, stored: list[StoredEvent]) -> None:
+    def _count_moves(self, match_id: str, stored: list[StoredEvent], players: int) -> None:
         """Fold the seats' automatic moves in a row from the log's causes (leaver rule); a
-        player who takes their seat back starts again from none."""
-        for item in stored:
+        player who takes their seat back starts again from none. Read from the newest
+        event back: a seat's count needs only its moves since its last own move, so a
+        long match's replay stops once every seat has made one."""
+        automatic: dict[int, int] = {}
+        reset: set[int] = set()
+        for item in reversed(stored):
+            if len(reset) >= players:
+                break
             if item.type == RECLAIMED:
                 reclaimed = codec.decode_payload("", item.type, item.payload)
                 assert isinstance(reclaimed, SeatReclaimed)
-                self.presence.moved(match_id, reclaimed.seat, automatic=False)
+                reset.add(reclaimed.seat)
                 continue
             cause = codec.decode_metadata(item.metadata)
-            if cause.last_in_batch and cause.cause.seat >= 0:
-                kind = codec.KINDS.get(cause.cause.kind, "system")
-                if kind in ("action", "timeout", "take_back"):
-                    self.presence.moved(match_id, cause.cause.seat, kind == "timeout")
+            seat = cause.cause.seat
+            if not cause.last_in_batch or seat < 0 or seat in reset:
+                continue
+            kind = codec.KINDS.get(cause.cause.kind, "system")
+            if kind == "timeout":
+                automatic[seat] = automatic.get(seat, 0) + 1
+            elif kind in ("action", "take_back"):
+                reset.add(seat)
+        for seat in reset | set(automatic):
+            self.presence.moves(match_id, seat, automatic.get(seat, 0), seat in reset)
 
     def forget(self, match_id: str) -> None:
         """Throw the match's memory away (it is folded again from the log when needed)."""

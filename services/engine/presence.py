@@ -108,6 +108,16 @@ class Presence:
             missed.pop(seat, None)
         return count
 
+    def moves(self, match_id: str, seat: int, automatic: int, own: bool) -> None:
+        """``moved`` for a run of the seat's moves: ``automatic`` of them in a row at its
+        end, after one of its own (or its seat taken back) when ``own``."""
+        missed = self._seats(match_id).missed
+        count = automatic + (0 if own else missed.get(seat, 0))
+        if count:
+            missed[seat] = count
+        else:
+            missed.pop(seat, None)
+
     def missed(self, match_id: str, seat: int) -> int:
         seats = self._matches.get(match_id)
         return seats.missed.get(seat, 0) if seats is not None else 0

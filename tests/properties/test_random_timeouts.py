@@ -3,7 +3,9 @@ seat is a person, driven the way the engine drives them (``tavola.match.aggregat
 ``settle`` with a clock, ``deadlines_due`` after each change, ``decide_timeout`` when a
 deadline passes), with random timers running out at every kind of decision mixed with
 random legal moves. Every match must reach its end within a bounded number of steps, and
-its record must verify offline.
+its record must verify offline, and the record folded at once (``aggregate.fold``, which
+folds runs of rules events by the game alone) must be the match evolved event by event,
+from the start and from any version.
 
 At every position, for every seat to act: the automatic move exists and ``decide``
 accepts it, its reason has English and Portuguese texts, a seat the game waits for has a
@@ -99,7 +101,12 @@ class Table:
         due = aggregate.deadlines_due(after, self.now, acted)
         for index, batch in enumerate([*batches, *([due] if due else [])]):
             for event in batch.events:
-                self.state = aggregate.evolve(self.state, event)
+                before, self.state = self.state, aggregate.evolve(self.state, event)
+                if before.deadlines and not isinstance(event, aggregate.PLATFORM_EVENTS):
+                    # A rules event keeps the deadlines of the seats still awaited only.
+                    awaited = self.state.awaited()
+                    kept = tuple(d for d in before.deadlines if d.seat in awaited)
+                    assert self.state.deadlines == kept, (event, kept)
                 self.records.append(
                     Recorded(
                         version=self.state.version,
@@ -198,6 +205,7 @@ def play(
         state = table.state
         if state.ended is not None:
             verify(table.records)
+            check_fold(table, rng)
             return steps
         if not state.to_act():  # a pause: let it pass
             assert state.pause is not None, "nobody to act, no chance, no pause: a deadlock"
@@ -222,6 +230,15 @@ def play(
         after = aggregate.fold(batch.events, state)
         table.append([batch, *aggregate.settle(after, seed, table.now)], acted)
     raise AssertionError(f"{name}: no end after {MAX_STEPS} steps")
+
+
+def check_fold(table: Table, rng: random.Random) -> None:
+    """The whole record folded at once, and folded on from a few random versions, is the
+    state the match reached event by event."""
+    events = [r.event for r in table.records]
+    assert aggregate.fold(events) == table.state
+    for cut in sorted(rng.sample(range(1, len(events)), min(5, len(events) - 1))):
+        assert aggregate.fold(events[cut:], aggregate.fold(events[:cut])) == table.state, cut
 
 
 def expiring(table: Table, stats: Stats, rng: random.Random) -> DeadlineSet | None:

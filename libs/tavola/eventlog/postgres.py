@@ -20,6 +20,7 @@ transaction still running, ordered by ``(tx, position)``.
 
 from __future__ import annotations
 
+import contextlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
@@ -84,10 +85,22 @@ async def _keep_session(_conn: asyncpg.Connection) -> None:
     SET or cursor), so asyncpg's reset query would be a round trip for nothing."""
 
 
+async def _ready(conn: asyncpg.Connection) -> None:
+    """A new connection runs the stream read once with no row to find (``stream_id`` is
+    never empty), so that asyncpg learns the column types and keeps the statement then,
+    not on the first match a request reads (about 15 ms on its first use). Before the
+    first migration there is no table yet: nothing to ready."""
+    with contextlib.suppress(asyncpg.UndefinedTableError):
+        await conn.fetch(_READ_STREAM, "", 0, 0)
+
+
 async def create_pool(url: str, *, min_size: int = 1, max_size: int = 10) -> asyncpg.Pool:
     """A pool for the store that skips asyncpg's reset on every release (one round trip
-    saved per acquire). Only for connections that keep no session state."""
-    pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, reset=_keep_session)
+    saved per acquire) and readies each new connection (``_ready``). Only for connections
+    that keep no session state."""
+    pool = await asyncpg.create_pool(
+        url, min_size=min_size, max_size=max_size, reset=_keep_session, init=_ready
+    )
     assert pool is not None
     return pool
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Protocol, TypeVar
 
 from tavola.match.events import (
@@ -158,43 +158,58 @@ MAX_CHECKPOINTS = 64  # the moves of one hand a person may take back, newest fir
 
 def evolve(state: MatchState | None, event: Event) -> MatchState:
     if isinstance(event, MatchCreated):
-        return replace(start(event), version=1)
+        return _changed(start(event), version=1)
     if state is None:
         raise ValueError("a match stream must begin with MatchCreated")
-    before = state
     if not isinstance(event, PLATFORM_EVENTS):
-        return _game_event(before, event)
-    state = replace(state, version=state.version + 1)
+        return _game_event(state, event)
+    version = state.version + 1
     match event:
-        case MovesTakenBack(to_version=to_version):
-            return _taken_back(state, to_version)
-        case SeatCredentials(token_sha256=hashes):
-            return replace(state, token_sha256=hashes)
-        case DeadlineSet(seat=seat):
+        case DeadlineSet(seat=seat):  # first: a person's every move sets one
             kept = tuple(d for d in state.deadlines if d.seat != seat)
-            return replace(state, deadlines=(*kept, event))
+            return _with_game(state, state.game_state, 1, (*kept, event))
+        case MovesTakenBack(to_version=to_version):
+            return _taken_back(_changed(state, version=version), to_version)
+        case SeatCredentials(token_sha256=hashes):
+            return _changed(state, version=version, token_sha256=hashes)
         case PauseStarted():
-            return replace(state, pause=event)
+            return _changed(state, version=version, pause=event)
         case SeatLeft(seat=seat):
             kept = tuple(d for d in state.deadlines if d.seat != seat)
-            return replace(
-                state, left=(*state.left, event), deadlines=kept, away=state.away - {seat}
+            return _changed(
+                state,
+                version=version,
+                left=(*state.left, event),
+                deadlines=kept,
+                away=state.away - {seat},
             )
         case SeatAway(seat=seat):
-            return replace(state, away=state.away | {seat})
+            return _changed(state, version=version, away=state.away | {seat})
         case SeatBack(seat=seat):
-            return replace(state, away=state.away - {seat})
+            return _changed(state, version=version, away=state.away - {seat})
         case SeatReclaimed(seat=seat):
             kept = tuple(d for d in state.deadlines if d.seat != seat)  # the bot's watchdog
             left = tuple(d for d in state.left if d.seat != seat)
-            return replace(state, left=left, deadlines=kept, away=state.away - {seat})
+            return _changed(
+                state, version=version, left=left, deadlines=kept, away=state.away - {seat}
+            )
         case MatchEnded():
-            return replace(state, ended=event, deadlines=())
+            return _changed(state, version=version, ended=event, deadlines=())
         case SeedRevealed(seed_hex=seed_hex):
-            return replace(state, seed_hex=seed_hex)
+            return _changed(state, version=version, seed_hex=seed_hex)
         case Correction():
-            return replace(state, corrections=(*state.corrections, event))
-    return _game_event(before, event)
+            return _changed(state, version=version, corrections=(*state.corrections, event))
+    return _game_event(state, event)
+
+
+_FIELDS = tuple(f.name for f in fields(MatchState))
+
+
+def _changed(state: MatchState, **changes: Any) -> MatchState:
+    """``dataclasses.replace(state, **changes)``, several times cheaper: the fields are
+    passed by position (``replace`` checks every field's kind and passes them by name).
+    A replay makes one match state per platform event."""
+    return MatchState(*[changes[n] if n in changes else getattr(state, n) for n in _FIELDS])
 
 
 PLATFORM_EVENTS = (
@@ -221,15 +236,42 @@ def _game_event(before: MatchState, event: Event) -> MatchState:
     """A rules event: the game folds it; running deadlines of seats the game no longer
     waits for go. (Most of a replay: one copy of the match state per event, built without
     ``dataclasses.replace``.)"""
-    after = _with_game(before, before.game.evolve(before.game_state, event))
-    if after.deadlines:
-        awaited = after.awaited()
-        after = replace(after, deadlines=tuple(d for d in after.deadlines if d.seat in awaited))
-    return _checkpointed(before, after)
+    game = before.game
+    game_state = game.evolve(before.game_state, event)
+    deadlines = before.deadlines
+    if deadlines:
+        deadlines = _awaited_only(game, game_state, deadlines, before.ended)
+    return _checkpointed(before, _with_game(before, game_state, 1, deadlines))
 
 
-def _with_game(state: MatchState, game_state: Any, events: int = 1) -> MatchState:
-    """``replace(state, version=state.version + events, game_state=game_state)``, cheaper."""
+def _awaited_only(
+    game: Game[Any, Any],
+    game_state: Any,
+    deadlines: tuple[DeadlineSet, ...],
+    ended: MatchEnded | None,
+) -> tuple[DeadlineSet, ...]:
+    """The deadlines of seats the game still waits for (``MatchState.awaited``) after a
+    rules event: ``deadlines`` itself when all are kept."""
+    if ended is not None:
+        return ()
+    # The seat's decision first: ``None`` once it has acted (the usual case), and then the
+    # seats to act (a Doppelkopf table works out everyone's announcements) are not needed.
+    kept = tuple(
+        d
+        for d in deadlines
+        if game.decision(game_state, d.seat) and d.seat in game.to_act(game_state)
+    )
+    return deadlines if len(kept) == len(deadlines) else kept
+
+
+def _with_game(
+    state: MatchState,
+    game_state: Any,
+    events: int = 1,
+    deadlines: tuple[DeadlineSet, ...] | None = None,
+) -> MatchState:
+    """``replace(state, version=state.version + events, game_state=game_state)`` (and
+    ``deadlines`` when given), cheaper."""
     return MatchState(
         state.created,
         game_state,
@@ -237,7 +279,7 @@ def _with_game(state: MatchState, game_state: Any, events: int = 1) -> MatchStat
         state.token_sha256,
         state.ended,
         state.seed_hex,
-        state.deadlines,
+        state.deadlines if deadlines is None else deadlines,
         state.left,
         state.pause,
         state.checkpoints,
@@ -255,11 +297,11 @@ def _checkpointed(before: MatchState, after: MatchState) -> MatchState:
     if person is None:
         return after
     if after.ended is not None or after.game.chance(after.game_state) is not None:
-        return replace(after, checkpoints=())
+        return _changed(after, checkpoints=())
     if person not in before.to_act():
         return after
-    kept = (*before.checkpoints, replace(before, checkpoints=()))[-MAX_CHECKPOINTS:]
-    return replace(after, checkpoints=kept)
+    kept = (*before.checkpoints, _changed(before, checkpoints=()))[-MAX_CHECKPOINTS:]
+    return _changed(after, checkpoints=kept)
 
 
 def _taken_back(state: MatchState, to_version: int) -> MatchState:
@@ -268,7 +310,7 @@ def _taken_back(state: MatchState, to_version: int) -> MatchState:
     go (the engine records fresh ones)."""
     for index, checkpoint in enumerate(state.checkpoints):
         if checkpoint.version == to_version:
-            return replace(
+            return _changed(
                 checkpoint,
                 version=state.version,
                 token_sha256=state.token_sha256,
@@ -281,17 +323,19 @@ def _taken_back(state: MatchState, to_version: int) -> MatchState:
 
 
 def fold(events: Sequence[Event], state: MatchState | None = None) -> MatchState:
-    """``evolve`` over the events. A run of rules events while no deadline runs and no one
-    plays a practice table (most of a replay) is folded by the game alone, with one match
-    state at its end: ``_game_event`` would change nothing else on the way."""
+    """``evolve`` over the events. A run of rules events while no one plays a practice
+    table (most of a replay) is folded by the game alone, with one match state at its end:
+    ``_game_event`` would change nothing else on the way but drop the running deadlines of
+    seats no longer awaited, which the run does as it goes."""
     index, count = 0, len(events)
     rules_types = _RULES_TYPES
     while index < count:
-        if state is None or state.deadlines or state.practice_seat is not None:
+        if state is None or state.practice_seat is not None:
             state = evolve(state, events[index])
             index += 1
             continue
         game, game_state, start = state.game, state.game_state, index
+        deadlines = state.deadlines
         while index < count:
             event = events[index]
             rules = rules_types.get(type(event))
@@ -300,9 +344,11 @@ def fold(events: Sequence[Event], state: MatchState | None = None) -> MatchState
             if not rules:
                 break
             game_state = game.evolve(game_state, event)
+            if deadlines:
+                deadlines = _awaited_only(game, game_state, deadlines, state.ended)
             index += 1
         if index > start:
-            state = _with_game(state, game_state, index - start)
+            state = _with_game(state, game_state, index - start, deadlines)
         if index < count:
             state = evolve(state, events[index])
             index += 1

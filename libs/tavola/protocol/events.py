@@ -16,7 +16,7 @@ from tavola.eventlog.model import NewEvent, StoredEvent
 from tavola.lobby.table import TABLE_EVENTS
 from tavola.match.events import PLATFORM_EVENTS, MatchCreated
 from tavola.match.verify import Discrepancy, Recorded
-from tavola.protocol.records import from_record_bytes, record_bytes
+from tavola.protocol.records import from_record_bytes, prepare_bytes, record_bytes
 from tavola.rules import registry
 from tavola.rules.errors import Reason
 from tavola.rules.interface import Event
@@ -83,6 +83,12 @@ def decode_payloads(game: str, stored: Sequence[StoredEvent]) -> list[Event]:
 
 def all_event_types(game: str) -> Sequence[type[Event]]:
     return tuple(_classes(game).values())
+
+
+def prepare(game: str) -> None:
+    """Ready the decoding of every event type of ``game`` (and the platform's) at start."""
+    for cls in all_event_types(game):
+        prepare_bytes(cls)
 
 
 def reason_to_pb(reason: Reason, text: str = "") -> common_pb2.Reason:

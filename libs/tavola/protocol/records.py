@@ -422,6 +422,12 @@ def from_record_bytes(cls: type[Any], data: bytes) -> Any:
     return from_record(cls, pb.Record.FromString(data))
 
 
+def prepare_bytes(cls: type[Any]) -> None:
+    """Build ``from_record_bytes``'s reader of ``cls`` now (a service's start), not on the
+    first payload of the type."""
+    _bytes_record(cls)
+
+
 class _Bail(Exception):
     """The bytes are not in the layout read here: the old path decodes them."""
 

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 
 from tavola.service.config import ServiceConfig
 from tavola.service.logging import configure
-from tavola.service.runtime import stop_on_signals, tune_gc
+from tavola.service.runtime import load_games, stop_on_signals, tune_gc
 
 
 def serve(name: str, run: Callable[[ServiceConfig, asyncio.Event], Awaitable[None]]) -> None:
@@ -18,5 +18,6 @@ def serve(name: str, run: Callable[[ServiceConfig, asyncio.Event], Awaitable[Non
         async with stop_on_signals() as stop:
             await run(config, stop)
 
+    load_games()
     tune_gc()
     asyncio.run(main())

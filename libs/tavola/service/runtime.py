@@ -21,6 +21,8 @@ from nats.js.errors import BadRequestError
 from prometheus_client import Gauge, start_http_server
 
 from tavola.bus import subjects
+from tavola.protocol import events
+from tavola.rules import registry
 from tavola.service.config import EventStreamLimits, metrics_address
 from tavola.service.grpc_metrics import GrpcMetricsInterceptor
 
@@ -105,6 +107,15 @@ async def create_pool(url: str, size: int = 10) -> asyncpg.Pool:
 # default ran it several times a move and the older generations — every cached match and
 # view — far more often than they change.
 GC_YOUNG, GC_OLDER = 20_000, 20
+
+
+def load_games() -> None:
+    """Import every registered game, and the rules versions it keeps, and ready the
+    decoding of its events, at start (before ``tune_gc`` freezes what was made): otherwise
+    the first request that touches a game pays for it, tens of milliseconds."""
+    for game in registry.all_games():
+        game.rules_versions()
+        events.prepare(game.info.name)
 
 
 def tune_gc() -> None:
