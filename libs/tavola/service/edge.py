@@ -319,11 +319,20 @@ def client_address_valid(text: str) -> bool:
     return False
 
 
+_LOGGED_IDS = ("table_id", "match_id", "seat")
+_IDS_OF: dict[Any, tuple[str, ...]] = {}  # request descriptor -> which of those it has
+
+
 @contextlib.contextmanager
 def _bound(method: str, request: Any, principal: Principal) -> Any:
     ids: dict[str, Any] = {"rpc": method.rsplit("/", 1)[-1], "account_id": principal.account_id}
-    for name in ("table_id", "match_id", "seat"):
-        if any(f.name == name for f in request.DESCRIPTOR.fields):
-            ids[name] = getattr(request, name)
+    descriptor = request.DESCRIPTOR
+    names = _IDS_OF.get(descriptor)
+    if names is None:
+        names = _IDS_OF[descriptor] = tuple(
+            n for n in _LOGGED_IDS if n in descriptor.fields_by_name
+        )
+    for name in names:
+        ids[name] = getattr(request, name)
     with structlog.contextvars.bound_contextvars(**ids):
         yield
