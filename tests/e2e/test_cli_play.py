@@ -31,6 +31,13 @@ def visible(raw: str) -> str:
     return ANSI.sub("", raw).replace("\r", "")
 
 
+def _default_interrupt() -> None:
+    """In a child before its command: Ctrl-C as a person's shell leaves it. A suite started
+    in the background (`&` without job control) ignores SIGINT, and its children would
+    inherit that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Terminal:
     """A command in a pseudo-terminal of ``rows`` × ``cols``; what it shows, without escapes."""
 
@@ -38,6 +45,7 @@ class Terminal:
         pid, fd = pty.fork()
         if pid == 0:  # the child: a terminal of the given size, then the command
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+            _default_interrupt()
             os.execvpe(TAVOLA[0], [*TAVOLA, *args], env)
         self.pid, self.fd = pid, fd
         self.raw = ""
@@ -226,6 +234,7 @@ def test_ctrl_c_in_demo_is_one_line_and_exit_130(env: dict[str, str]) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_default_interrupt,
     )
     assert demo.stdout is not None
     demo.stdout.readline()  # the table
