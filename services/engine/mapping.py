@@ -11,9 +11,9 @@ from tavola.match.aggregate import MatchState
 from tavola.match.events import DeadlineSet
 from tavola.protocol import errors
 from tavola.protocol import events as codec
-from tavola.rules.errors import RulesError
+from tavola.rules.errors import Reason, RulesError
 from tavola.rules.messages import render
-from tavola.v1 import game_pb2
+from tavola.v1 import common_pb2, game_pb2
 
 
 def stream_of(match_id: str) -> str:
@@ -26,16 +26,19 @@ FINGERPRINT = 32
 
 
 def standings_pb(state: MatchState) -> list[game_pb2.SeatStanding]:
-    return [
-        game_pb2.SeatStanding(
-            seat=s.seat,
-            score=s.score,
-            rank=s.rank,
-            player_name=state.seat(s.seat).player_name,
-            is_bot=state.seat(s.seat).is_bot,
+    out = []
+    for s in state.game.standings(state.game_state):
+        info = state.seat(s.seat)
+        out.append(
+            game_pb2.SeatStanding(
+                seat=s.seat,
+                score=s.score,
+                rank=s.rank,
+                player_name=info.player_name,
+                is_bot=info.is_bot,
+            )
         )
-        for s in state.game.standings(state.game_state)
-    ]
+    return out
 
 
 def blocked_pb(
@@ -46,6 +49,7 @@ def blocked_pb(
     hand = getattr(view, "hand", ())
     legal_codes = {state.game.encode_action(a) for a in legal}
     out = []
+    reasons: dict[Reason, common_pb2.Reason] = {}  # most blocked cards share one reason
     for item in hand:
         code = getattr(item, "code", None)
         if code is None or code in legal_codes:
@@ -56,11 +60,10 @@ def blocked_pb(
             continue
         reason = state.game.why_illegal(state.game_state, seat, action)
         if reason is not None:
-            out.append(
-                game_pb2.BlockedAction(
-                    code=code, reason=codec.reason_to_pb(reason, render(reason, locale))
-                )
-            )
+            shown = reasons.get(reason)
+            if shown is None:
+                shown = reasons[reason] = codec.reason_to_pb(reason, render(reason, locale))
+            out.append(game_pb2.BlockedAction(code=code, reason=shown))
     return out
 
 
