@@ -415,7 +415,10 @@ class Engine(AutomaticMixin, RefereeMixin, QueryMixin):
         after = aggregate.fold(batch.events, state)
         seed = await self._ports.seeds.seed(request.match_id)
         batches = self._with_deadlines(
-            state, [batch, *aggregate.settle(after, seed, self._ports.now_ms())], acted=request.seat
+            state,
+            [batch, *aggregate.settle(after, seed, self._ports.now_ms())],
+            acted=request.seat,
+            first_folded=after,
         )
         count = sum(len(b.events) for b in batches)
         response = game_pb2.SubmitActionResponse(
@@ -511,11 +514,19 @@ class Engine(AutomaticMixin, RefereeMixin, QueryMixin):
         return appended.last_version
 
     def _with_deadlines(
-        self, state: MatchState | None, batches: list[Batch], acted: int | None = None
+        self,
+        state: MatchState | None,
+        batches: list[Batch],
+        acted: int | None = None,
+        first_folded: MatchState | None = None,
     ) -> list[Batch]:
-        """Append the deadlines the new position starts (timed seats now to act)."""
+        """Append the deadlines the new position starts (timed seats now to act).
+        ``first_folded``: the state after the first batch, when the caller has it."""
         after = state
-        for batch in batches:
+        rest = batches
+        if first_folded is not None and batches:
+            after, rest = first_folded, batches[1:]
+        for batch in rest:
             after = aggregate.fold(batch.events, after)
         assert after is not None
         due = aggregate.deadlines_due(after, self._ports.now_ms(), acted)

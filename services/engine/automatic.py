@@ -59,7 +59,11 @@ class AutomaticMixin:
         raise NotImplementedError
 
     def _with_deadlines(
-        self, state: MatchState | None, batches: list[Batch], acted: int | None = None
+        self,
+        state: MatchState | None,
+        batches: list[Batch],
+        acted: int | None = None,
+        first_folded: MatchState | None = None,
     ) -> list[Batch]:
         raise NotImplementedError
 
@@ -77,7 +81,10 @@ class AutomaticMixin:
             after = aggregate.fold(batch.events, state)
             seed = await self._ports.seeds.seed(due.match_id)
             batches = self._with_deadlines(
-                state, [batch, *aggregate.settle(after, seed, self._ports.now_ms())], acted=due.seat
+                state,
+                [batch, *aggregate.settle(after, seed, self._ports.now_ms())],
+                acted=due.seat,
+                first_folded=after,
             )
             command = platform_key("timeout", due.seat, due.deadline_ms)
             try:
@@ -112,7 +119,7 @@ class AutomaticMixin:
         after = aggregate.fold(batch.events, state)
         seed = await self._ports.seeds.seed(match_id)
         batches = self._with_deadlines(
-            state, [batch, *aggregate.settle(after, seed, self._ports.now_ms())]
+            state, [batch, *aggregate.settle(after, seed, self._ports.now_ms())], first_folded=after
         )
         key = platform_key("leave", seat, "away", state.version)
         try:
