@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tavola.games.spades.actions import Play
+from tavola.games.spades.state import SuitPatterns
 from tavola.rules.cards import Card, PlayedCard, Suit, standard_deck
 from tavola.rules.errors import Reason
 
@@ -38,24 +39,8 @@ def legal_mask(hand: int, led: int, broken: bool) -> int:
 PLAYS = tuple(Play(c) for c in standard_deck())  # one action per card, by card index
 
 
-class SuitPlays(dict[int, tuple[Play, ...]]):
-    """The plays of one suit by its pattern of 13 bits (bit ``rank - 2`` per card), in
-    card order: each pattern built the first time it is asked (``__missing__``) and kept
-    (at most 8192), so a look-up is one dict access whether or not the suit is void."""
-
-    def __init__(self, suit: int) -> None:
-        super().__init__({0: ()})
-        self.base = 13 * suit
-
-    def __missing__(self, bits: int) -> tuple[Play, ...]:
-        """The lowest card (``bits & -bits`` isolates its bit) before the pattern without
-        it (``bits & bits - 1`` clears that bit), itself kept or built the same way."""
-        lowest = (bits & -bits).bit_length() - 1
-        plays = self[bits] = (PLAYS[self.base + lowest],) + self[bits & bits - 1]
-        return plays
-
-
-SUIT_PLAYS = tuple(SuitPlays(suit) for suit in range(4))
+# The plays of each suit by its pattern of bits (one dict access, void suit or not).
+SUIT_PLAYS = tuple(SuitPatterns(PLAYS, suit) for suit in range(4))
 CLUB_PLAYS, DIAMOND_PLAYS, HEART_PLAYS, SPADE_PLAYS = SUIT_PLAYS
 
 

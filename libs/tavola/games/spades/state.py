@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import lt
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from tavola.games.spades.timers import DEFAULT_CLOCK
 from tavola.rules.cards import Card, PlayedCard, standard_deck
@@ -82,23 +82,29 @@ def bits_of(cards: tuple[Card, ...]) -> tuple[int, bool]:
     return mask, False
 
 
-class SuitCards(dict[int, tuple[Card, ...]]):
-    """The cards of one suit by its pattern of 13 bits (bit ``rank - 2``), in card order:
-    built the first time a pattern is asked (``__missing__``) and kept (at most 8192)."""
+T = TypeVar("T")
 
-    def __init__(self, suit: int) -> None:
+
+class SuitPatterns(dict[int, tuple[T, ...]]):
+    """One item per card (``per_card``, by card index: the deck's cards, or the plays of
+    them) of one suit, by the suit's pattern of 13 bits (bit ``rank - 2``), in card order:
+    each pattern built the first time it is asked (``__missing__``) and kept (at most
+    8192), so a look-up is one dict access whether or not the suit is void."""
+
+    def __init__(self, per_card: Sequence[T], suit: int) -> None:
         super().__init__({0: ()})
+        self.per_card = per_card
         self.base = 13 * suit
 
-    def __missing__(self, bits: int) -> tuple[Card, ...]:
+    def __missing__(self, bits: int) -> tuple[T, ...]:
         """The lowest card (``bits & -bits`` isolates its bit) before the pattern without
         it (``bits & bits - 1`` clears that bit), itself kept or built the same way."""
         lowest = (bits & -bits).bit_length() - 1
-        cards = self[bits] = (DECK[self.base + lowest],) + self[bits & bits - 1]
-        return cards
+        found = self[bits] = (self.per_card[self.base + lowest],) + self[bits & bits - 1]
+        return found
 
 
-_CLUBS, _DIAMONDS, _HEARTS, _SPADES = (SuitCards(suit) for suit in range(4))
+_CLUBS, _DIAMONDS, _HEARTS, _SPADES = (SuitPatterns(DECK, suit) for suit in range(4))
 _DEALT: dict[int, tuple[tuple[Card, ...], int]] = {}
 """The hands of the latest deal by identity (each kept here, so its ``id`` is its own),
 with their masks: a deal's ``HandDealt`` events are folded right after it, and then
