@@ -51,14 +51,23 @@ def say(text: str) -> None:
 
 
 def anchors(url: str, options: Options, store_for: database.StoreFactory) -> dict[int, float]:
-    """The raw anchor and the event log's rate at each concurrency; returns the raw rates."""
-    say("== Postgres anchor and event log (same run, same database) ==")
+    """The raw anchor and the event log's rate at each concurrency; returns the raw rates.
+
+    At each concurrency the anchor runs just before and just after the event log (A, B,
+    A), and the ratio is to their mean: the machine's speed drifts within a run (by a
+    third on a shared VM), and a ratio to an anchor measured a minute earlier measured
+    the drift as much as the log."""
+    say("== Postgres anchor and event log (same run, same database; anchor before and after) ==")
     raw: dict[int, float] = {}
     for n in options.concurrency:
-        raw[n] = asyncio.run(database.raw_rate(url, n, options.anchor_seconds)).per_second
-        say(f"raw asyncpg one-row INSERT per commit, {n:>2} connections: {raw[n]:9.0f} commits/s")
-    for n in options.concurrency:
+        before = asyncio.run(database.raw_rate(url, n, options.anchor_seconds)).per_second
         rate = asyncio.run(database.append_rate(url, n, options.anchor_seconds, store_for))
+        after = asyncio.run(database.raw_rate(url, n, options.anchor_seconds)).per_second
+        raw[n] = (before + after) / 2
+        say(
+            f"raw asyncpg one-row INSERT per commit, {n:>2} connections: {raw[n]:9.0f} commits/s"
+            f"  (before {before:.0f}, after {after:.0f})"
+        )
         say(
             f"event log append (1 event + command id), {n:>2} writers:    "
             f"{rate.per_second:9.0f} appends/s  = {rate.per_second / raw[n]:5.2f}x raw"

@@ -12,6 +12,11 @@ learns heads from its own committed appends and from what it reads), and version
 never rewritten, so "version N exists with this hash" stays true forever. Inserting N+1
 after it leaves no gap; the primary key ``(stream_id, version)`` refuses a second N+1.
 
+A group of one batch of a few events (what a lone table's move is) is written by a
+``VALUES`` statement of the same shape instead (``statement``): its scalar parameters cost
+the client far less to encode than eighteen one-element arrays, and the server plans no
+``unnest``. The two write the same rows and answer the same columns.
+
 ``COMMAND_ONLY`` records a command that appended nothing, if the stream is still at the
 expected version.
 """
@@ -21,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from tavola.eventlog.model import Cursor, SealedEvent, StoredEvent
@@ -101,6 +107,72 @@ def arguments(batches: Sequence[Batch]) -> list[list[Any]]:
             for column, field in zip(commands, record, strict=True):
                 column.append(field)
     return [*events, *commands]
+
+
+VALUES_AT_MOST = 8  # events in a batch written with ``VALUES`` (beyond: the arrays)
+
+
+def statement(batches: Sequence[Batch]) -> tuple[str, list[Any]]:
+    """The statement that writes ``batches`` (one per stream) and its arguments: ``VALUES``
+    for a lone batch of at most ``VALUES_AT_MOST`` events, else ``APPEND``."""
+    if len(batches) == 1 and len(batches[0].sealed) <= VALUES_AT_MOST:
+        batch = batches[0]
+        args: list[Any] = [batch.stream_id, batch.recorded_at]
+        for sealed in batch.sealed:
+            event = sealed.event
+            args += (
+                sealed.version,
+                event.event_id,
+                event.type,
+                event.schema_version,
+                event.rules_version,
+                event.payload,
+                _audience(event.audience),
+                event.metadata,
+                sealed.prev_hash,
+                sealed.hash,
+            )
+        if batch.command_id is not None:
+            args += (
+                batch.command_id,
+                batch.expected + 1,
+                batch.expected + len(batch.sealed),
+                batch.result,
+            )
+        return _values(len(batch.sealed), batch.command_id is not None), args
+    return APPEND, arguments(batches)
+
+
+@cache
+def _values(events: int, command: bool) -> str:
+    """``APPEND`` for one stream's ``events`` events (and its command, if ``command``) as
+    ``VALUES`` rows: ``$1`` the stream, ``$2`` the time, ten parameters an event, then
+    the command's four."""
+    rows = []
+    for n in range(events):
+        p = [f"${3 + 10 * n + k}" for k in range(10)]
+        rows.append(
+            f"($1, {p[0]}::int, {p[1]}::uuid, {p[2]}::text, {p[3]}::int, {p[4]}::int, "
+            f"{p[5]}::bytea, CAST({p[6]}::text AS int[]), {p[7]}::bytea, $2::timestamptz, "
+            f"{p[8]}::bytea, {p[9]}::bytea)"
+        )
+    sql = (
+        "WITH inserted AS (\n"
+        "    INSERT INTO events (stream_id, version, event_id, type, schema_version,\n"
+        "                        rules_version, payload, audience, metadata, recorded_at,\n"
+        "                        prev_hash, hash)\n"
+        "    VALUES " + ",\n           ".join(rows) + "\n"
+        "    RETURNING stream_id, version, tx, position\n)"
+    )
+    if command:
+        c = [f"${3 + 10 * events + k}" for k in range(4)]
+        sql += (
+            ", recorded AS (\n"
+            "    INSERT INTO commands (command_id, stream_id, first_version, last_version,\n"
+            "                          result, recorded_at)\n"
+            f"    VALUES ({c[0]}::text, $1, {c[1]}::int, {c[2]}::int, {c[3]}::bytea, $2)\n)"
+        )
+    return sql + "\nSELECT stream_id, version, tx, position FROM inserted"
 
 
 def cursors(rows: Sequence[Any]) -> dict[tuple[str, int], Cursor]:

@@ -64,8 +64,9 @@ def canonical_timestamp(moment: datetime) -> str:
 
 def as_utc(moment: datetime) -> datetime:
     """``moment`` in UTC; a naive datetime is refused (the clock must be timezone-aware)."""
-    canonical_timestamp(moment)
-    return moment.astimezone(UTC)
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError("recorded_at must be timezone-aware")
+    return moment if moment.tzinfo is UTC else moment.astimezone(UTC)
 
 
 def _int(value: int) -> bytes:
@@ -86,6 +87,9 @@ def _audience(seats: tuple[int, ...] | None) -> bytes:
     return b"\x01" + len(seats).to_bytes(4, "big") + b"".join(_int(seat) for seat in seats)
 
 
+_DOMAIN = _text(DOMAIN)
+
+
 def event_hash(
     *,
     prev_hash: bytes,
@@ -102,7 +106,7 @@ def event_hash(
 ) -> bytes:
     """SHA-256 of the canonical encoding of one event and its predecessor's hash."""
     parts = (
-        _text(DOMAIN),
+        _DOMAIN,
         _blob(prev_hash),
         _text(stream_id),
         _int(version),

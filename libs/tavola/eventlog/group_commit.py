@@ -3,7 +3,7 @@
 Callers queue their batch and wait. At most ``writers`` statements are in flight; whenever
 one is free it takes everything queued — at most one batch per stream (a second batch of
 a stream waits for the next statement, so versions stay in order) and ``max_group`` in all
-— and writes it with ``append_sql.APPEND``. Under load the queue fills while a statement
+— and writes it with ``append_sql.statement``. Under load the queue fills while a statement
 runs, so the next one carries many tables' moves for the price of one commit; alone, an
 append is written at once (no timer, no added latency).
 
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import asyncpg
 
-from tavola.eventlog.append_sql import APPEND, Batch, arguments, cursors
+from tavola.eventlog.append_sql import Batch, cursors, statement
 from tavola.eventlog.model import StoredEvent
 
 
@@ -86,7 +86,8 @@ class GroupCommit:
         try:
             async with self._pool.acquire() as conn:
                 try:
-                    rows = await conn.fetch(APPEND, *arguments(batches))
+                    sql, args = statement(batches)
+                    rows = await conn.fetch(sql, *args)
                 except asyncpg.UniqueViolationError:
                     raise
                 except BaseException:

@@ -1,6 +1,6 @@
 """The Postgres ``EventStore`` (asyncpg). Schema: ``migrations/``; design: docs/eventlog.md.
 
-An append is **one statement** (``append_sql.APPEND``): one round trip and one commit. The
+An append is **one statement** (``append_sql.statement``): one round trip and one commit. The
 chain starts from the stream's committed head as this store knows it — a bounded cache of
 heads filled by its own committed appends and by what it reads; a head it does not know
 at the expected version is read first (one more round trip, no commit). With **group
@@ -29,7 +29,7 @@ from uuid import UUID, SafeUUID
 
 import asyncpg
 
-from tavola.eventlog.append_sql import APPEND, COMMAND_ONLY, Batch, arguments, cursors
+from tavola.eventlog.append_sql import COMMAND_ONLY, Batch, cursors, statement
 from tavola.eventlog.chain import GENESIS_HASH, as_utc
 from tavola.eventlog.errors import (
     ConcurrencyConflict,
@@ -203,7 +203,8 @@ class PostgresEventStore(EventStore):
         )
         try:
             async with conn.transaction():
-                rows = await conn.fetch(APPEND, *arguments([batch]))
+                sql, args = statement([batch])
+                rows = await conn.fetch(sql, *args)
         except asyncpg.UniqueViolationError as error:
             raise await self._explain(conn, error, batch, learn=False) from error
         return _result(batch, batch.stored(cursors(rows)))

@@ -8,9 +8,12 @@ import asyncio
 import asyncpg
 import pytest
 
-from tavola.eventlog.chain import verify_chain
-from tavola.eventlog.contract import SteppingClock, a_stream, events
+from tavola.eventlog import append_sql
+from tavola.eventlog.append_sql import APPEND, Batch, arguments
+from tavola.eventlog.chain import GENESIS_HASH, verify_chain
+from tavola.eventlog.contract import SteppingClock, a_stream, an_event, events
 from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand
+from tavola.eventlog.model import NewEvent, seal
 from tavola.eventlog.postgres import PostgresEventStore
 
 pytestmark = pytest.mark.integration
@@ -43,6 +46,72 @@ async def test_an_append_alone_is_one_statement(store: PostgresEventStore) -> No
     for version in range(0, 10, 2):
         await store.append(stream, version, events(2), command_id=f"c{version}")
     assert (store.group_commit.statements, store.group_commit.batches) == (5, 5)
+
+
+ROW = (
+    "version, event_id, type, schema_version, rules_version, payload, audience, metadata, "
+    "recorded_at, prev_hash, hash"
+)
+
+
+@pytest.mark.parametrize("count", [1, 2, append_sql.VALUES_AT_MOST, append_sql.VALUES_AT_MOST + 1])
+@pytest.mark.parametrize("command", [True, False])
+async def test_a_lone_batch_written_with_values_stores_what_the_arrays_store(
+    pool: asyncpg.Pool, count: int, command: bool
+) -> None:
+    """A lone small batch goes as ``VALUES`` rows: byte for byte the rows (and the command
+    record) that ``APPEND``'s arrays write, private audiences and empty metadata included."""
+    now = SteppingClock()()
+
+    def made() -> list[NewEvent]:
+        return [
+            an_event(
+                f"test.E{n}",
+                bytes([n, 1]),
+                audience=(None, (0,), (1, 3))[n % 3],
+                metadata=bytes(n % 2),
+                schema_version=1 + n % 2,
+                rules_version=2,
+            )
+            for n in range(count)
+        ]
+
+    stored = {}
+    for how, stream in (("values", a_stream()), ("arrays", a_stream())):
+        batch = Batch(
+            stream,
+            0,
+            seal(stream, 0, GENESIS_HASH, made(), now),
+            "c" if command else None,
+            b"result",
+            now,
+        )
+        sql, args = (
+            append_sql.statement([batch]) if how == "values" else (APPEND, arguments([batch]))
+        )
+        assert (sql == APPEND) == (how == "arrays" or count > append_sql.VALUES_AT_MOST)
+        async with pool.acquire() as conn, conn.transaction():
+            placed = await conn.fetch(sql, *args)
+        assert [(r["stream_id"], r["version"]) for r in placed] == [
+            (stream, n + 1) for n in range(count)
+        ]
+        rows = await pool.fetch(
+            f"SELECT {ROW} FROM events WHERE stream_id = $1 ORDER BY version", stream
+        )
+        commands = await pool.fetch(
+            "SELECT command_id, first_version, last_version, result, recorded_at FROM commands "
+            "WHERE stream_id = $1",
+            stream,
+        )
+        stored[how] = ([tuple(r) for r in rows], [tuple(r) for r in commands])
+    values_rows, values_commands = stored["values"]
+    array_rows, array_commands = stored["arrays"]
+    # event ids are unique and the hashes chain the stream's id: the rest is compared
+    assert [r[:1] + r[2:9] for r in values_rows] == [r[:1] + r[2:9] for r in array_rows]
+    assert [r[6] for r in values_rows] == [[None, [0], [1, 3]][n % 3] for n in range(count)]
+    assert (
+        values_commands == array_commands == ([("c", 1, count, b"result", now)] if command else [])
+    )
 
 
 async def test_a_stale_or_repeated_batch_in_a_group_is_refused_alone(
