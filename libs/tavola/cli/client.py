@@ -113,15 +113,16 @@ class _Patient(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
             outcome = continuation(details, request)
             if outcome.exception() is None or attempt == PATIENT_RETRIES:
                 return outcome
-            wait = _retry_after(outcome)
+            wait = retry_after(outcome)
             if outcome.code() != grpc.StatusCode.RESOURCE_EXHAUSTED or wait is None:
                 return outcome  # not a rate limit (a message too large, say): no retry
             time.sleep(wait)
         return outcome  # pragma: no cover - the loop returns
 
 
-def _retry_after(call: Any) -> float | None:
-    """The platform's ``retry-after-ms`` trailer in seconds (bounded), or None."""
+def retry_after(call: Any) -> float | None:
+    """The platform's ``retry-after-ms`` trailer in seconds (bounded), or None: how long a
+    call (or a stream refused at its open) that a rate limit refused should wait."""
     for key, value in call.trailing_metadata() or ():
         if key == "retry-after-ms":
             try:

@@ -18,14 +18,16 @@ credentials or a token: those events give no line, and nothing else carries them
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import grpc
 from rich.text import Text
 
 from tavola.cli import screen
-from tavola.cli.client import Client
+from tavola.cli.client import PATIENT_RETRIES, Client, retry_after
 from tavola.cli.errors import CliError
 from tavola.cli.happenings import TIMEOUT, describe, event_name
 from tavola.cli.names import seat_name
@@ -145,25 +147,36 @@ def from_api(
         timeout=30,
     )
     envelopes: list[events_pb2.EventEnvelope] = []
-    stream = client.game.StreamEvents(
-        game_pb2.StreamEventsRequest(
-            match_id=match_id,
-            seat=seat,
-            seat_token=seat_token,
-            after_version=0,
-            until_end=head.finished,
-            locale=locale,
-        ),
-        timeout=300,
-    )
-    try:
-        for item in stream:
-            if item.HasField("event"):
-                envelopes.append(item.event)
-                if item.event.version >= head.version:
-                    break
-    finally:
-        stream.cancel()
+    for attempt in range(PATIENT_RETRIES + 1):
+        stream = client.game.StreamEvents(
+            game_pb2.StreamEventsRequest(
+                match_id=match_id,
+                seat=seat,
+                seat_token=seat_token,
+                after_version=envelopes[-1].version if envelopes else 0,
+                until_end=head.finished,
+                locale=locale,
+            ),
+            timeout=300,
+        )
+        try:
+            for item in stream:
+                if item.HasField("event"):
+                    envelopes.append(item.event)
+                    if item.event.version >= head.version:
+                        break
+            break
+        except grpc.RpcError as error:
+            # a rate limit (a replay comes right after the views a person paged through)
+            # is waited out as the unary calls' is, and the stream resumes where it was
+            wait = (
+                retry_after(error) if error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED else None
+            )
+            if wait is None or attempt == PATIENT_RETRIES:
+                raise
+            time.sleep(wait)
+        finally:
+            stream.cancel()
     views: dict[int, game_pb2.GetViewResponse] = {head.version: head}
 
     def view_at(version: int, _seat: int) -> game_pb2.GetViewResponse:

@@ -51,3 +51,53 @@ def test_the_waits_are_bounded_and_other_errors_are_not_retried(monkeypatch):
     too_large = Outcome(grpc.StatusCode.RESOURCE_EXHAUSTED)  # no trailer: not a limit
     got, slept = run([too_large], monkeypatch)
     assert got is too_large and slept == []
+
+
+class Stream(grpc.RpcError):
+    """A stream that yields ``items``, then (given ``wait_ms``) is refused by a rate limit."""
+
+    def __init__(self, items: list, wait_ms: str = "") -> None:
+        self._items, self._wait = items, wait_ms
+
+    def __iter__(self):
+        yield from self._items
+        if self._wait:
+            raise self
+
+    def code(self) -> grpc.StatusCode:
+        return grpc.StatusCode.RESOURCE_EXHAUSTED
+
+    def trailing_metadata(self) -> tuple[tuple[str, str], ...]:
+        return (("retry-after-ms", self._wait),)
+
+    def cancel(self) -> None:
+        pass
+
+
+def test_the_perspective_replay_waits_out_a_limited_stream_and_resumes_where_it_was(
+    monkeypatch,
+):
+    from types import SimpleNamespace
+
+    from tavola.cli import perspective
+    from tavola.v1 import events_pb2, game_pb2
+
+    def item(version: int) -> game_pb2.StreamEventsResponse:
+        return game_pb2.StreamEventsResponse(event=events_pb2.EventEnvelope(version=version))
+
+    asked: list[int] = []
+    answers = [Stream([], "300"), Stream([item(1), item(2)], "200"), Stream([item(3)])]
+
+    class Game:
+        def GetView(self, request, timeout):
+            return game_pb2.GetViewResponse(version=3, finished=True)
+
+        def StreamEvents(self, request, timeout):
+            asked.append(request.after_version)
+            return answers.pop(0)
+
+    slept: list[float] = []
+    monkeypatch.setattr(perspective.time, "sleep", slept.append)
+    replay = perspective.from_api(SimpleNamespace(game=Game()), "m", 0)
+    assert asked == [0, 0, 2] and slept == [0.3, 0.2]
+    assert [e.version for e in replay.envelopes] == [1, 2, 3]
