@@ -78,21 +78,8 @@ def arguments(batches: Sequence[Batch]) -> list[list[Any]]:
     commands: list[list[Any]] = [[] for _ in range(6)]
     for batch in batches:
         for sealed in batch.sealed:
-            event = sealed.event
-            row: tuple[Any, ...] = (
-                batch.stream_id,
-                sealed.version,
-                event.event_id,
-                event.type,
-                event.schema_version,
-                event.rules_version,
-                event.payload,
-                _audience(event.audience),
-                event.metadata,
-                batch.recorded_at,
-                sealed.prev_hash,
-                sealed.hash,
-            )
+            own = _own(sealed)
+            row = (batch.stream_id, *own[:8], batch.recorded_at, *own[8:])
             for column, value in zip(events, row, strict=True):
                 column.append(value)
         if batch.command_id is not None:
@@ -119,19 +106,7 @@ def statement(batches: Sequence[Batch]) -> tuple[str, list[Any]]:
         batch = batches[0]
         args: list[Any] = [batch.stream_id, batch.recorded_at]
         for sealed in batch.sealed:
-            event = sealed.event
-            args += (
-                sealed.version,
-                event.event_id,
-                event.type,
-                event.schema_version,
-                event.rules_version,
-                event.payload,
-                _audience(event.audience),
-                event.metadata,
-                sealed.prev_hash,
-                sealed.hash,
-            )
+            args += _own(sealed)
         if batch.command_id is not None:
             args += (
                 batch.command_id,
@@ -173,6 +148,25 @@ def _values(events: int, command: bool) -> str:
             f"    VALUES ({c[0]}::text, $1, {c[1]}::int, {c[2]}::int, {c[3]}::bytea, $2)\n)"
         )
     return sql + "\nSELECT stream_id, version, tx, position FROM inserted"
+
+
+def _own(sealed: SealedEvent) -> tuple[Any, ...]:
+    """An event's own columns, in the table's order less ``stream_id`` and ``recorded_at``
+    (the batch's): version, event_id, type, schema_version, rules_version, payload,
+    audience, metadata, prev_hash, hash."""
+    event = sealed.event
+    return (
+        sealed.version,
+        event.event_id,
+        event.type,
+        event.schema_version,
+        event.rules_version,
+        event.payload,
+        _audience(event.audience),
+        event.metadata,
+        sealed.prev_hash,
+        sealed.hash,
+    )
 
 
 def cursors(rows: Sequence[Any]) -> dict[tuple[str, int], Cursor]:
