@@ -113,14 +113,23 @@ class _Patient(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
             outcome = continuation(details, request)
             if outcome.exception() is None or attempt == PATIENT_RETRIES:
                 return outcome
-            wait = retry_after(outcome)
-            if outcome.code() != grpc.StatusCode.RESOURCE_EXHAUSTED or wait is None:
+            wait = limited_wait(outcome)
+            if wait is None:
                 return outcome  # not a rate limit (a message too large, say): no retry
             time.sleep(wait)
         return outcome  # pragma: no cover - the loop returns
 
 
-def retry_after(call: Any) -> float | None:
+def limited_wait(call: Any) -> float | None:
+    """How long to wait before trying ``call`` again if a rate limit refused it
+    (RESOURCE_EXHAUSTED with a ``retry-after-ms`` trailer: a unary call, or a stream at its
+    open); None for any other outcome."""
+    if call.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+        return None
+    return _retry_after(call)
+
+
+def _retry_after(call: Any) -> float | None:
     """The platform's ``retry-after-ms`` trailer in seconds (bounded), or None: how long a
     call (or a stream refused at its open) that a rate limit refused should wait."""
     for key, value in call.trailing_metadata() or ():

@@ -27,7 +27,7 @@ import grpc
 from rich.text import Text
 
 from tavola.cli import screen
-from tavola.cli.client import PATIENT_RETRIES, Client, retry_after
+from tavola.cli.client import PATIENT_RETRIES, Client, limited_wait
 from tavola.cli.errors import CliError
 from tavola.cli.happenings import TIMEOUT, describe, event_name
 from tavola.cli.names import seat_name
@@ -169,9 +169,7 @@ def from_api(
         except grpc.RpcError as error:
             # a rate limit (a replay comes right after the views a person paged through)
             # is waited out as the unary calls' is, and the stream resumes where it was
-            wait = (
-                retry_after(error) if error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED else None
-            )
+            wait = limited_wait(error)
             if wait is None or attempt == PATIENT_RETRIES:
                 raise
             time.sleep(wait)
