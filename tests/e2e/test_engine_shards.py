@@ -9,8 +9,9 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
@@ -24,6 +25,7 @@ from tavola.protocol import records_export
 from tavola.v1 import game_pb2
 
 pytestmark = pytest.mark.e2e
+T = TypeVar("T", bound=tuple[Any, ...])
 
 
 def metric(port: int, name: str, outcome: str | None = None) -> float:
@@ -81,8 +83,10 @@ def second_engine(platform: Platform, tmp_path) -> Iterator[SecondEngine]:
     try:
         wait_healthy(address, 60, process)
         first = platform.metrics_ports["engine"]
+        # a second engine takes half of the partitions within a few seconds
         eventually(
-            lambda: engine.held() > 0 and metric(first, "tavola_engine_partitions_held") < 64
+            lambda: metric(first, "tavola_engine_partitions_held") == engine.held() == 32,
+            timeout=30,
         )
         yield engine
     finally:
@@ -108,24 +112,33 @@ def written_by(engine: SecondEngine, via: Client, match_id: str) -> bool:
     return engine.forwarded() == before
 
 
+TRIES = 40  # each engine holds half the partitions: 40 tables all miss one 1 time in 10^12
+
+
+def table_written(
+    engine: SecondEngine, via: Client, by_second: bool, open_table: Callable[[], T]
+) -> T:
+    """A table that the second engine writes (or that it does not): which engine writes a
+    match is its id's partition, so chance — open tables until one lands where asked."""
+    for _ in range(TRIES):
+        table = open_table()
+        if written_by(engine, via, table[0]) == by_second:
+            return table
+    where = "the second" if by_second else "the first"
+    raise AssertionError(f"no match of {TRIES} was written by {where} engine")
+
+
 def test_two_engines_share_the_partitions_and_a_call_reaches_the_tables_writer(
     client: Client, platform: Platform, second_engine: SecondEngine
 ) -> None:
-    first = platform.metrics_ports["engine"]
-    # a second engine takes half of the partitions within a few seconds
-    eventually(
-        lambda: metric(first, "tavola_engine_partitions_held") == second_engine.held() == 32,
-        timeout=30,
-    )
     via_second = Client.connect(second_engine.address, platform.token)
     try:
         # a match's partition comes from its id, so which engine writes it is chance: open
-        # tables until each engine writes one (each holds half: 40 tables miss with odds
-        # of 1 in 10^11)
+        # tables until each engine writes one
         matches: list[str] = []
         elsewhere: list[str] = []
         here: list[str] = []
-        while len(matches) < 40 and not (elsewhere and here):
+        while len(matches) < TRIES and not (elsewhere and here):
             match_id = bot_table(client, "fan-tan", 4, {"hands": "1"})[0]
             matches.append(match_id)
             (here if written_by(second_engine, via_second, match_id) else elsewhere).append(
@@ -147,12 +160,12 @@ def test_a_person_plays_through_the_engine_that_does_not_write_the_table(
 ) -> None:
     via_second = Client.connect(second_engine.address, platform.token)
     try:
-        for _ in range(12):
-            match_id, (seat_token,) = bot_table(client, "fan-tan", 3, {"hands": "1"}, humans=1)
-            if not written_by(second_engine, via_second, match_id):
-                break
-        else:
-            raise AssertionError("no match of twelve was written by the first engine")
+        match_id, (seat_token,) = table_written(
+            second_engine,
+            via_second,
+            False,
+            lambda: bot_table(client, "fan-tan", 3, {"hands": "1"}, humans=1),
+        )
         before, moves = second_engine.forwarded(), 0
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
@@ -186,12 +199,9 @@ def test_when_an_engine_dies_the_other_takes_its_partitions_and_its_matches_fini
 ) -> None:
     via_second = Client.connect(second_engine.address, platform.token)
     try:
-        for _ in range(12):
-            match_id, _ = bot_table(client, "fan-tan", 7, {"hands": "7"})
-            if written_by(second_engine, via_second, match_id):
-                break
-        else:
-            raise AssertionError("no match of twelve was written by the second engine")
+        match_id, _ = table_written(
+            second_engine, via_second, True, lambda: bot_table(client, "fan-tan", 7, {"hands": "7"})
+        )
     finally:
         via_second.close()
     eventually(lambda: match_state(client, match_id).version > 60, timeout=60, every=0.05)
@@ -212,12 +222,12 @@ def test_a_correction_reaching_the_engine_that_does_not_write_the_match_is_forwa
 
     via_second = Client.connect(second_engine.address, platform.token)
     try:
-        for _ in range(12):
-            match_id, _ = bot_table(client, "fan-tan", 3, {"hands": "1"})
-            if not written_by(second_engine, via_second, match_id):
-                break
-        else:
-            raise AssertionError("no match of twelve was written by the first engine")
+        match_id, _ = table_written(
+            second_engine,
+            via_second,
+            False,
+            lambda: bot_table(client, "fan-tan", 3, {"hands": "1"}),
+        )
         eventually(lambda: match_state(client, match_id).finished, timeout=240)
         before = second_engine.forwarded()
         desk = audit_pb2_grpc.AuditServiceStub(via_second.channel)
