@@ -11,10 +11,10 @@ test("a Doppelkopf game with a reservation and an announcement is played with th
   try {
     await signIn(page);
     // one game per match; a game may give no chance to announce (the reservations decide
-    // who plays what): then another table, a few times at most
+    // who plays what, and a bot may move before the click): then another table, six at most
     let reserved = false;
     let announced = false;
-    for (let games = 0; games < 3 && !(reserved && announced); games++) {
+    for (let games = 0; games < 6 && !(reserved && announced); games++) {
       if (games > 0) {
         await page.click("text=Lobby");
         await page.waitForSelector(".game-tile");
