@@ -25,17 +25,14 @@ from tavola.cli import perspective
 from tavola.cli import replay as replay_command
 from tavola.cli.client import Client
 from tavola.cli.errors import reason_of
+from tavola.match.events import option_texts
 from tavola.protocol import records_export
+from tavola.rules import registry
 from tavola.v1 import game_pb2
 
 pytestmark = pytest.mark.e2e
-SHORT = {  # a short match of each game, no turn timers (the test's seat plays as it likes)
-    "fan-tan": {"hands": "1"},
-    "spades": {"hands": "1"},
-    "barbu": {"blocks": "1"},
-    "dominoes": {"mode": "partnership", "target": "1"},
-    "doppelkopf": {"match": "one_game"},
-}
+# a short match of each game, no turn timers (the test's seat plays as it likes)
+SHORT = {game: option_texts(registry.get(game).info.short) for game in registry.names()}
 LOCALE = "en"
 
 
@@ -108,7 +105,7 @@ def refused(call, request) -> grpc.RpcError:  # type: ignore[no-untyped-def]
     return caught.value
 
 
-@pytest.mark.parametrize("game", sorted(SHORT))
+@pytest.mark.parametrize("game", registry.names())
 def test_the_perspective_replay_of_a_seat_is_what_its_stream_delivered(
     game, client, platform, capsys, monkeypatch
 ):

@@ -17,6 +17,8 @@ from typing import Any
 
 import grpc
 
+from tavola.match.events import option_texts
+from tavola.rules import registry
 from tavola.v1 import (
     account_pb2,
     account_pb2_grpc,
@@ -26,13 +28,16 @@ from tavola.v1 import (
     lobby_pb2_grpc,
 )
 
-# Every game, with options that keep a match short so tables turn over within a point.
-GAMES: tuple[tuple[str, int, dict[str, str]], ...] = (
-    ("fan-tan", 4, {"hands": "1"}),
-    ("spades", 4, {"hands": "1"}),
-    ("barbu", 4, {"blocks": "1"}),
-    ("dominoes", 4, {"target": "20"}),
-    ("doppelkopf", 4, {"match": "one_game"}),
+
+def _seats(name: str) -> int:
+    info = registry.get(name).info
+    return min(max(4, info.min_players), info.max_players)
+
+
+# Every game (four seats where it can), with the options of its shortest match
+# (``GameInfo.short``) so tables turn over within a point.
+GAMES: tuple[tuple[str, int, dict[str, str]], ...] = tuple(
+    (name, _seats(name), option_texts(registry.get(name).info.short)) for name in registry.names()
 )
 # Doppelkopf pauses 20 s between games at tables with people (its rule book's time to
 # see the result): the client tables play the other four.

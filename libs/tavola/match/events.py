@@ -25,6 +25,11 @@ def option_text(value: object) -> str:
     return str(value)
 
 
+def option_texts(options: Mapping[str, object]) -> dict[str, str]:
+    """Typed options (``GameInfo.short``, a preset) as a request's options map of text."""
+    return {name: option_text(value) for name, value in options.items()}
+
+
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
     seat: int

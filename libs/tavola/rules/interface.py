@@ -108,6 +108,10 @@ class GameInfo:
     options: tuple[OptionSpec, ...]
     event_types: tuple[type[Event], ...]
     presets: Mapping[str, Mapping[str, OptionValue]] = field(default_factory=dict)
+    # The options of the shortest full match of the game (one hand, game or block), typed
+    # as ``presets`` are: what tests, the bench and demos play. Every key is one of the
+    # game's options and every value valid for it (``tests/unit/rules/test_short.py``).
+    short: Mapping[str, OptionValue] = field(default_factory=dict)
     lower_score_wins: bool = False
     teams: bool = False
 

@@ -23,6 +23,7 @@ from tavola.bots.interface import Knowledge
 from tavola.bots.registry import policy_for
 from tavola.eventlog.model import StoredEvent
 from tavola.games.fantan import bots as fantan_bots
+from tavola.match.events import option_texts
 from tavola.protocol import events as codec
 from tavola.protocol.envelopes import FULL, to_envelope
 from tavola.protocol.errors import ServiceError
@@ -30,13 +31,8 @@ from tavola.rules import registry
 from tavola.v1 import game_pb2, internal_pb2
 
 LEVELS = ("easy", "medium", "hard", "master")
-SHORT = {  # options for a short match of each game
-    "fan-tan": {"hands": "1"},
-    "spades": {"hands": "1"},
-    "barbu": {"blocks": "1"},
-    "dominoes": {"mode": "partnership", "target": "1"},
-    "doppelkopf": {"preset": "official", "match": "one_game"},
-}
+# a short match of each game (its GameInfo.short)
+SHORT = {game: option_texts(registry.get(game).info.short) for game in registry.names()}
 
 
 async def bot_match(game: str, options: dict[str, str], players: int = 4) -> list[StoredEvent]:

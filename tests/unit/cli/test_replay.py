@@ -31,20 +31,17 @@ from tavola.cli.notation import item_text, values
 from tavola.cli.replay_texts import TEXTS
 from tavola.cli.texts import t
 from tavola.eventlog.model import StoredEvent
+from tavola.match.events import option_texts
 from tavola.protocol import records_export
 from tavola.protocol.envelopes import FULL, SPECTATOR
+from tavola.rules import registry
 from tavola.rules.cards import Card
 from tavola.rules.tiles import Tile
 from tavola.v1 import game_pb2
 
-SHORT = {  # options for a short match of each game
-    "fan-tan": {"hands": "1"},
-    "spades": {"hands": "1"},
-    "barbu": {"blocks": "1"},
-    "dominoes": {"mode": "partnership", "target": "1"},
-    "doppelkopf": {"preset": "official", "match": "one_game"},
-}
-GAMES = sorted(SHORT)
+# a short match of each game (its GameInfo.short)
+SHORT = {game: option_texts(registry.get(game).info.short) for game in registry.names()}
+GAMES = registry.names()
 REFEREE = Principal("00000000-0000-4000-8000-00000000aaaa", "ref", Kind.REFEREE,
                     KIND_SCOPES[Kind.REFEREE], "tr")  # fmt: skip
 

@@ -74,6 +74,7 @@ class Barbu(TrickGame[BarbuState, BarbuAction]):
             *TIMERS.options(),
         ),
         event_types=EVENT_TYPES,
+        short={"blocks": 1},
     )
 
     # ----- lifecycle -------------------------------------------------------------------

@@ -102,6 +102,7 @@ class Dominoes(Game[DominoesState, DominoesAction]):
         rules_version=1,
         options=_OPTIONS,
         event_types=_EVENTS,
+        short={"target": 1},
         teams=True,
     )
 

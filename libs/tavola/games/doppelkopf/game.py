@@ -94,6 +94,7 @@ class Doppelkopf(TrickGame[DokoState, DokoAction]):
         options=OPTION_SPECS,
         event_types=ev.EVENT_TYPES,
         presets=PRESETS,
+        short={"match": "one_game"},
         lower_score_wins=False,
         teams=False,
     )

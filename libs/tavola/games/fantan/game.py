@@ -99,6 +99,7 @@ class FanTan(Game[FanTanState, FanTanAction]):
             HandBlocked,
             HandScored,
         ),
+        short={"hands": 1},
         lower_score_wins=True,
     )
 

@@ -100,6 +100,7 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
             ExtraHandCalled,
             MatchEnded,
         ),
+        short={"hands": 1},
         teams=True,
     )
 

@@ -8,17 +8,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tavola.leagues.simulation.harness import Harness, Player, RoundFigures
+from tavola.match.events import option_texts
+from tavola.rules import registry
 from tavola.v1 import league_pb2
 
 TEAM_GAMES = ("spades", "dominoes")
-# short matches, timers on (the games' defaults): what a simulated round plays
-SHORT = {
-    "barbu": {"blocks": "1"},
-    "fan-tan": {"hands": "1"},
-    "doppelkopf": {"match": "one_game"},
-    "spades": {"hands": "1"},
-    "dominoes": {"target": "1"},
-}
+# short matches (``GameInfo.short``), timers on (the games' defaults): what a simulated
+# round plays
+SHORT = {game: option_texts(registry.get(game).info.short) for game in registry.names()}
 
 
 @dataclass
