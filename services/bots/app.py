@@ -1,13 +1,13 @@
 """Reacting to events: whose turn, which bot, which move.
 
 A bot seat's knowledge is exactly what a client of that seat receives: its view and the
-events of its seat's stream, redacted like a client's. The engine pushes both after every
-append (``SeatPush``, on a subject only this service may read); a decision then costs one
-request, the move itself. When a push is missing — a gap in the versions, no view for the
-version to act at — the bot asks as any client would (``GetView``, ``GetSeatEvents``). The
-committed events on JetStream (at least once, in a queue group) say when a bot seat is to
-act; the service keeps a bounded memory per match (``MATCHES``), any of it can be thrown
-away and fetched again.
+events of its seat's stream, redacted like a client's. The engine pushes both when the seat
+is to act (``SeatPush``: the events since its last turn, on a subject only this service may
+read); a decision then costs one request, the move itself. When a push is missing — a gap
+in the versions, no view for the version to act at — the bot asks as any client would
+(``GetView``, ``GetSeatEvents``). The committed events on JetStream (at least once, in a
+queue group) say when a bot seat is to act; the service keeps a bounded memory per match
+(``MATCHES``), any of it can be thrown away and fetched again.
 """
 
 from __future__ import annotations

@@ -1,12 +1,16 @@
 """Pushing what the platform's bots need, so a bot decision costs one request (its move).
 
-After each append to a match, for every seat the platform's bots play now, the engine
-publishes a ``SeatPush`` on ``<ns>.bots.seat.<match>.<seat>``: the appended events as that
-seat sees them (another seat's private event has no payload) and, if the seat is to act,
-its view (``GetView``'s answer less what the bots do not read: ``bot_view_bytes``). Only the bot
+A bot seat is pushed when it is to act: the engine publishes a ``SeatPush`` on
+``<ns>.bots.seat.<match>.<seat>`` with every event appended since that seat's last push,
+as that seat sees them (another seat's private event has no payload), and its view
+(``GetView``'s answer less what the bots do not read: ``bot_view_bytes``). Between its
+turns a seat's events wait here (``Pending``: at most ``PENDING_EVENTS`` per seat, for at
+most ``PENDING_MATCHES`` matches), serialized once at the append for every bot seat that
+sees them alike — one publish per decision, not one per bot seat per append. Only the bot
 service's NATS user may read those subjects (``tavola.infra.nats_auth``), and a seat a
-person plays is never pushed. A push that is lost costs nothing but time: the bot service
-sees the gap in versions and asks, as before.
+person plays is never pushed. What waits here is a cache, not state: a push that is lost,
+or events this engine never saw (it was restarted, or took the match's partition over),
+cost nothing but time: the bot service sees the gap in versions and asks, as before.
 
 A seat to act is also sent a ``BotTurn`` on ``<ns>.bots.act.<match>.<seat>`` (read by one
 instance of the bot service, in a queue group), so its decision starts as soon as the move
@@ -16,7 +20,9 @@ bot service (the committed event still says so, for a turn that was missed).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 
 import structlog
 from prometheus_client import Counter
@@ -35,41 +41,85 @@ SENT, FAILED = PUSHES.labels(outcome="sent"), PUSHES.labels(outcome="failed")
 _FIELDS = internal_pb2.SeatPush.DESCRIPTOR.fields_by_name
 EVENTS_FIELD, VIEW_FIELD = _FIELDS["events"].number, _FIELDS["view"].number
 
+PENDING_MATCHES = 16_384  # matches whose bot seats' events wait for their turn (LRU)
+PENDING_EVENTS = 256  # per seat; older ones are dropped (the bot service then asks)
+
 Publish = Callable[[str, bytes], Awaitable[None]]
 ViewOf = Callable[[Appended, int], bytes]  # a serialized GetViewResponse
 
 
+@dataclass
+class Pending:
+    """A match's events not yet pushed, per bot seat (serialized envelopes), up to
+    ``version``: the next append continues it, or it is of no use any more."""
+
+    version: int
+    seats: dict[int, list[bytes]] = field(default_factory=dict)
+
+
 class BotPush:
-    def __init__(self, publish: Publish, names: subjects.Subjects, view_of: ViewOf) -> None:
+    def __init__(
+        self,
+        publish: Publish,
+        names: subjects.Subjects,
+        view_of: ViewOf,
+        capacity: int = PENDING_MATCHES,
+    ) -> None:
         self._publish = publish
         self._names = names
         self._view_of = view_of
+        self._capacity = capacity
+        self._pending: OrderedDict[str, Pending] = OrderedDict()
+
+    def __len__(self) -> int:
+        """Matches with events waiting for a bot seat's turn."""
+        return len(self._pending)
 
     async def __call__(self, appended: Appended) -> None:
         state = appended.state
         seats = [s for s in range(state.players) if state.seat(s).bot_level]
-        if not seats or not appended.events:
-            return
         match_id, table_id = state.created.match_id, state.created.table_id
+        if not seats or not appended.events or state.ended is not None:
+            self._pending.pop(match_id, None)  # no seat of it will be pushed again
+            return
+        pending = self._waiting(match_id, appended)
         # Each event's envelope as each bot seat sees it, serialized once per distinct
         # envelope (seats see the same unless one is in its audience or caused it); each
         # push is put together from those bytes.
         per_event = [envelopes_for(stored, seats, table_id) for stored in appended.events]
         to_act = state.to_act()
+        for seat in [s for s in pending.seats if s not in seats]:  # a person plays it now
+            del pending.seats[seat]
         for index, seat in enumerate(seats):
+            waiting = pending.seats.setdefault(seat, [])
+            waiting.extend(seen[index] for seen in per_event)
+            if len(waiting) > PENDING_EVENTS:
+                del waiting[: len(waiting) - PENDING_EVENTS]
+            if seat not in to_act:
+                continue
+            pending.seats[seat] = []
             parts = [internal_pb2.SeatPush(match_id=match_id, seat=seat).SerializeToString()]
-            parts += (embedded(EVENTS_FIELD, seen[index]) for seen in per_event)
-            acts = seat in to_act
-            if acts:
-                parts.append(embedded(VIEW_FIELD, self._view_of(appended, seat)))
+            parts += (embedded(EVENTS_FIELD, envelope) for envelope in waiting)
+            parts.append(embedded(VIEW_FIELD, self._view_of(appended, seat)))
             try:
                 await self._publish(self._names.bot_seat(match_id, seat), b"".join(parts))
                 SENT.inc()
-                if acts:  # after its view: one bot service instance decides now
-                    turn = internal_pb2.BotTurn(match_id=match_id, seat=seat, version=state.version)
-                    await self._publish(
-                        self._names.bot_turn(match_id, seat), turn.SerializeToString()
-                    )
+                # after its view: one bot service instance decides now
+                turn = internal_pb2.BotTurn(match_id=match_id, seat=seat, version=state.version)
+                await self._publish(self._names.bot_turn(match_id, seat), turn.SerializeToString())
             except Exception as error:  # the bus is away: the bot service will ask instead
                 FAILED.inc()
                 log.warning("bots.push_failed", error=type(error).__name__)
+
+    def _waiting(self, match_id: str, appended: Appended) -> Pending:
+        """The match's pending events, if ``appended`` continues them (else none: what
+        came between was appended elsewhere), now up to its last event."""
+        pending = self._pending.get(match_id)
+        if pending is None or pending.version != appended.events[0].version - 1:
+            pending = self._pending[match_id] = Pending(appended.events[-1].version)
+            while len(self._pending) > self._capacity:
+                self._pending.popitem(last=False)
+        else:
+            pending.version = appended.events[-1].version
+        self._pending.move_to_end(match_id)
+        return pending

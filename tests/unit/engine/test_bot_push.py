@@ -11,17 +11,13 @@ from services.engine.push import BotPush
 from services.engine.queries import bot_view_bytes, view_of
 from support.engine import bot_ports, engine_fixture
 from tavola.bus.subjects import Subjects
+from tavola.match.events import option_texts
 from tavola.protocol.envelopes import FULL, SPECTATOR, envelopes_for, to_envelope
+from tavola.rules import registry
 from tavola.v1 import game_pb2, internal_pb2
 
 BOTS = (1, 2, 3)
-GAMES = (
-    ("fan-tan", {"hands": "1"}),
-    ("spades", {"hands": "1"}),
-    ("barbu", {"blocks": "1"}),
-    ("dominoes", {"target": "10"}),
-    ("doppelkopf", {"match": "one_game"}),
-)
+GAMES = tuple((game, option_texts(registry.get(game).info.short)) for game in registry.names())
 
 
 def pushing(fx, turns=None):  # type: ignore[no-untyped-def]
@@ -51,6 +47,9 @@ async def test_only_the_platforms_bot_seats_are_pushed_and_only_what_they_may_se
     fx = engine_fixture()
     sent = pushing(fx)
     await fx.create(bots=BOTS)
+    for _ in range(12):  # a bot seat is pushed at its turn: every one comes to act
+        (seat, *_) = (await fx.view("m1", SPECTATOR)).to_act
+        await fx.act("m1", seat, (await fx.view("m1", seat)).legal_actions[0].code)
     assert sent and {p.seat for p in sent} == set(BOTS)
     for push in sent:
         for envelope in push.events:
@@ -84,6 +83,48 @@ async def test_a_bot_seat_to_act_is_told_its_turn_right_after_its_view():
     assert turn.version == spectator.version
     pushed = sent[before - 1]  # the push just before it: that seat's, with its view
     assert pushed.seat == turn.seat and pushed.view.version == turn.version
+
+
+async def test_a_bot_seat_is_pushed_at_its_turn_every_event_since_its_last_push():
+    """One push per turn, not one per append: the events between a seat's turns wait in
+    the engine and arrive with its next push, each version once and none missing."""
+    fx = engine_fixture()
+    sent = pushing(fx)
+    push = BotPush(lambda _subject, _data: _nothing(), Subjects(), _bot_view)
+    fx.engine.listeners.append(push)
+    await fx.create(bots=(0, 1, 2, 3), options={"hands": "1"})
+    for _ in range(40):
+        spectator = await fx.view("m1", SPECTATOR)
+        (seat,) = spectator.to_act
+        await fx.act("m1", seat, (await fx.view("m1", seat)).legal_actions[0].code)
+        assert all(p.HasField("view") for p in sent)  # every push is a turn
+    for seat in range(4):
+        versions = [e.version for p in sent if p.seat == seat for e in p.events]
+        assert versions == list(range(1, versions[-1] + 1))  # every version once, in order
+        last = max(p.view.version for p in sent if p.seat == seat)
+        assert versions[-1] == last
+    assert len(push) == 1
+    while not (await fx.view("m1", SPECTATOR)).finished:  # to the end: nothing waits then
+        (seat,) = (await fx.view("m1", SPECTATOR)).to_act
+        await fx.act("m1", seat, (await fx.view("m1", seat)).legal_actions[0].code)
+    assert len(push) == 0
+
+
+async def _nothing() -> None:
+    return None
+
+
+def _bot_view(appended, seat):  # type: ignore[no-untyped-def]
+    return bot_view_bytes(appended.state, seat)
+
+
+async def test_events_that_wait_for_a_turn_are_bounded():
+    fx = engine_fixture()
+    push = BotPush(lambda _subject, _data: _nothing(), Subjects(), _bot_view, capacity=2)
+    fx.engine.listeners.append(push)
+    for n in range(1, 5):
+        await fx.create(match_id=f"m{n}", bots=(1, 2, 3))
+    assert len(push) == 2  # the matches appended to last
 
 
 class Asking:
