@@ -61,6 +61,8 @@ def text_problem(field: str, value: str, limit: int | None = None) -> ServiceErr
     limit = limit or TEXT_LIMITS.get(field.rsplit(".", 1)[-1], DEFAULT_TEXT)
     if len(value) > limit:
         return errors.invalid("request.too_large", field=field, limit=limit)
+    if value.isascii() and value.isprintable():  # the usual id or token: nothing to look up
+        return None
     if any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") for c in value):
         return errors.invalid("request.bad_text", field=field)
     return None
