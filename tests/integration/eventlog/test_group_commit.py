@@ -8,7 +8,7 @@ import asyncio
 import asyncpg
 import pytest
 
-from tavola.eventlog import append_sql
+from tavola.eventlog import append_sql, group_commit
 from tavola.eventlog.append_sql import APPEND, Batch, arguments
 from tavola.eventlog.chain import GENESIS_HASH, verify_chain
 from tavola.eventlog.contract import SteppingClock, a_stream, an_event, events
@@ -46,6 +46,38 @@ async def test_an_append_alone_is_one_statement(store: PostgresEventStore) -> No
     for version in range(0, 10, 2):
         await store.append(stream, version, events(2), command_id=f"c{version}")
     assert (store.group_commit.statements, store.group_commit.batches) == (5, 5)
+
+
+async def test_a_writer_keeps_its_connection_between_appends_and_gives_it_back(
+    pool: asyncpg.Pool,
+) -> None:
+    store = PostgresEventStore(pool, SteppingClock(), writers=1)
+    stream = a_stream()
+    for version in range(5):
+        await store.append(stream, version, events(1), command_id=f"c{version}")
+        async with pool.acquire() as other:  # the pool still serves everyone else
+            assert await other.fetchval("SELECT 1") == 1
+    kept = pool.get_size() - pool.get_idle_size()
+    assert kept == 1  # the writer's, between its statements
+    await asyncio.sleep(group_commit.KEEP_SECONDS * 2)
+    assert pool.get_size() == pool.get_idle_size()  # all back in the pool
+    await store.append(stream, 5, events(1), command_id="c5")  # and taken again
+    assert [e.version for e in await store.read_stream(stream)] == [1, 2, 3, 4, 5, 6]
+
+
+async def test_a_connection_that_failed_goes_back_to_the_pool_closed(pool: asyncpg.Pool) -> None:
+    store = PostgresEventStore(pool, SteppingClock(), writers=1)
+    stream = a_stream()
+    await store.append(stream, 0, events(1), command_id="c0")
+    (conn,) = store.group_commit._kept
+    async with pool.acquire() as other:
+        await other.execute("SELECT pg_terminate_backend($1)", conn.get_server_pid())
+    lost = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError)
+    with pytest.raises(lost):  # as for any connection lost: the outcome is unknown
+        await store.append(stream, 1, events(1), command_id="c1")
+    assert not store.group_commit._kept
+    await store.append(stream, 1, events(1), command_id="c1")  # a new connection, the same log
+    assert [e.version for e in await store.read_stream(stream)] == [1, 2]
 
 
 ROW = (
