@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any, TypeVar
 
@@ -49,7 +50,6 @@ def blocked_pb(
     hand = getattr(view, "hand", ())
     legal_codes = {state.game.encode_action(a) for a in legal}
     out = []
-    reasons: dict[Reason, common_pb2.Reason] = {}  # most blocked cards share one reason
     for item in hand:
         code = getattr(item, "code", None)
         if code is None or code in legal_codes:
@@ -60,11 +60,15 @@ def blocked_pb(
             continue
         reason = state.game.why_illegal(state.game_state, seat, action)
         if reason is not None:
-            shown = reasons.get(reason)
-            if shown is None:
-                shown = reasons[reason] = codec.reason_to_pb(reason, render(reason, locale))
-            out.append(game_pb2.BlockedAction(code=code, reason=shown))
+            out.append(game_pb2.BlockedAction(code=code, reason=_shown(reason, locale)))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _shown(reason: Reason, locale: str) -> common_pb2.Reason:
+    """A reason with its text in ``locale``, made once: the same few reasons block the same
+    cards move after move (a message field is copied into the response that holds it)."""
+    return codec.reason_to_pb(reason, render(reason, locale))
 
 
 def deadline_pb(deadline: DeadlineSet) -> game_pb2.SeatDeadline:
