@@ -27,7 +27,11 @@ test("a Doppelkopf game with a reservation and an announcement is played with th
         const choices = await page.locator(".choice").evaluateAll((l) => l.map((e) => e.getAttribute("data-code")));
         console.log(`# choices ${choices.join(", ")}`);
         const solo = page.locator('.choice[data-code="solo Q"]');
-        const call = page.locator('.choice[data-code="re"], .choice[data-code="kontra"]');
+        // any announcement: once the window for Re / Kontra has passed, a later one (no 90
+        // ... schwarz, which says Re or Kontra with it) may still be open
+        const call = page.locator(
+          '.choice[data-code="re"], .choice[data-code="kontra"], .choice[data-code^="no "], .choice[data-code="schwarz"]',
+        );
         if (!reserved && (await solo.count()) > 0) {
           await shot(page, "doppelkopf-reservation");
           await solo.click();
