@@ -18,13 +18,13 @@ and were then checked in arenas (``make bench``); the fit is a proxy, the arena 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import statistics
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from tavola.bots import registry as bot_registry
 from tavola.bots.arena import play
 from tavola.bots.interface import Budget, Knowledge, Rng
 from tavola.games.fantan import bots
@@ -53,9 +53,8 @@ def positions(job: int, count: int, samples: int) -> list[Position]:
     rng = random.Random(job)
     kept: list[Seen] = []
     levels = {name: Recording(bots.POLICIES[name], 0.35, rng, kept) for name in ("medium", "hard")}
-    original = dict(bots.POLICIES)
-    bots.POLICIES = {**original, **levels}  # type: ignore[misc]
-    bot_registry._policies.cache_clear()
+    # Fan Tan's ``Game.bots()`` reads ``BOTS`` when asked, so the recording levels play.
+    bots.BOTS = dataclasses.replace(bots.BOTS, policies={**bots.BOTS.policies, **levels})
     out: list[Position] = []
     deal = 0
     while len(out) < count:

@@ -294,10 +294,8 @@ def openspiel(seconds: float) -> None:
 
 def arenas(deals: int, samples: int, games: list[str], jobs: int = 1) -> None:
     """Each bot level against the one below, per game (duplicate deals, rotated seats)."""
-    import importlib
-
     from tavola.bots.arena import DecisionTimes, pairing
-    from tavola.bots.interface import Budget
+    from tavola.bots.interface import PAIRINGS, Budget
 
     print(
         f"== bot arenas: {deals or 'per-game'} deals x 2 rotations per pairing, master budget "
@@ -306,24 +304,17 @@ def arenas(deals: int, samples: int, games: list[str], jobs: int = 1) -> None:
     times = DecisionTimes()
     for name in games:
         game = registry.get(name)
-        module = registry._GAMES[name].split(":")[0]
-        try:
-            table = getattr(importlib.import_module(f"{module}.bots"), "ARENA", {})
-        except ModuleNotFoundError:
-            print(f"{name:>11}: no bots yet")
+        table = game.bots().arena
+        if table is None:
+            print(f"{name:>11}: no arena table (no bots of its own)")
             continue
-        players = table.get("players", 4 if game.info.min_players <= 4 else game.info.min_players)
-        planned = table.get("deals", 20)  # an int, or per pairing: {"hard/medium": 2000}
-        options = table.get("options", {})
-        budget = Budget(samples=samples or int(table.get("master_samples", 40)))
-        for better, worse in (("medium", "easy"), ("hard", "medium"), ("master", "hard")):
-            count = deals or int(
-                planned.get(f"{better}/{worse}", 20) if isinstance(planned, dict) else planned
-            )
+        budget = Budget(samples=samples or table.master_samples)
+        for better, worse in PAIRINGS:
+            count = deals or table.deals_for(better, worse)
             result = pairing(
                 game,
-                players,
-                options,
+                table.players,
+                table.options,
                 better,
                 worse,
                 count,
@@ -376,13 +367,13 @@ def main() -> None:
         "--arena-deals",
         type=int,
         default=0,
-        help="deals per pairing (default: each game's ARENA['deals'])",
+        help="deals per pairing (default: each game's GameBots.arena.deals)",
     )
     parser.add_argument(
         "--master-samples",
         type=int,
         default=0,
-        help="master's sampled deals per decision (default: each game's ARENA, else 40)",
+        help="master's sampled deals per decision (default: each game's arena, else 40)",
     )
     parser.add_argument("--arena-games", default=",".join(registry.names()))
     parser.add_argument(

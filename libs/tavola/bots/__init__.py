@@ -4,9 +4,11 @@ A bot is a pure function of what its seat may know — the seat's view, the even
 was shown (hidden ones are absent), its legal actions — plus its own seeded RNG and a time
 budget. It never receives a game state, so it has no path to another seat's cards.
 
-Each game provides its policies in ``tavola.games.<game>.bots`` as ``POLICIES``; a game
-without its own falls back to uniform random choice for every level. Each game versions its
-own bots (``POLICY_VERSION`` there, ``policy_version(game)`` here).
+Each game declares its bots once, as a typed ``GameBots`` (``BOTS`` in
+``tavola.games.<game>.bots``: policies by level, hint, master budget, version, arena table),
+returned by its ``Game.bots()``; a level the game does not provide plays uniformly at
+random. Each game versions its own bots (``GameBots.policy_version``,
+``policy_version(game)`` here).
 """
 
 from __future__ import annotations

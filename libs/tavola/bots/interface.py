@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableSequence, Sequence
+from collections.abc import Callable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from tavola.rules.interface import Event, Game
+from tavola.rules.errors import Reason
+from tavola.rules.interface import Event, Game, OptionValue
 
 LEVELS = ("easy", "medium", "hard", "master")
+# The arena's pairings: each level against the one below ("better/worse").
+PAIRINGS = (("medium", "easy"), ("hard", "medium"), ("master", "hard"))
+FIRST_POLICY_VERSION = 1
 
 
 class Rng(Protocol):
@@ -36,9 +40,9 @@ class Knowledge:
 @dataclass(frozen=True, slots=True)
 class Budget:
     """How much a decision may think: master samples at most ``samples`` deals (each game's
-    ``MASTER_SAMPLES`` is sized for about 1 s on one core). A table scales it with its bots'
-    thinking time (``registry.budget_for``); work, not seconds, so a decision recorded with
-    its sample count can be re-derived exactly on any machine."""
+    ``GameBots.master_samples`` is sized for about 1 s on one core). A table scales it with
+    its bots' thinking time (``registry.budget_for``); work, not seconds, so a decision
+    recorded with its sample count can be re-derived exactly on any machine."""
 
     samples: int = 200
 
@@ -57,13 +61,15 @@ class Policy(Protocol):
         state. A seat that must act (it is the one the game waits for) never gets None."""
 
 
+Hint = Callable[[Game[Any, Any], Knowledge, Sequence[Any]], tuple[Any, Reason]]
+"""A game's hint for a person: the hard level's choice among ``legal`` and why."""
+
+
 class HintPolicy:
     """A level that plays its game's hint: the hard level of most games (the hint for a
     person is, by definition, the hard level's choice)."""
 
-    def __init__(
-        self, hint: Callable[[Game[Any, Any], Knowledge, Sequence[Any]], tuple[Any, Any]]
-    ) -> None:
+    def __init__(self, hint: Hint) -> None:
         self._hint = hint
 
     def decide(
@@ -89,3 +95,69 @@ class RandomPolicy:
         budget: Budget,
     ) -> Any:
         return legal[rng.randrange(len(legal))]
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaSettings:
+    """The table a game's levels meet on in the bench's arena (``tavola.bench``, each level
+    against the one below, ``PAIRINGS``, on duplicate deals)."""
+
+    players: int
+    """Seats at the table."""
+    options: Mapping[str, OptionValue]
+    """Table options (usually a short match: one hand, one game)."""
+    deals: int | Mapping[str, int]
+    """Deals per pairing: one number for every pairing, or one per ``"better/worse"``
+    pairing (``{"hard/medium": 2000, ...}``, every pairing of ``PAIRINGS`` named)."""
+    master_samples: int = 40
+    """The master's sampled deals per decision in the arena (fewer than the game's
+    ``GameBots.master_samples``, so that an arena run stays short)."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.deals, int):
+            missing = {f"{b}/{w}" for b, w in PAIRINGS} - set(self.deals)
+            if missing:
+                raise ValueError(f"arena deals name no count for {sorted(missing)}")
+
+    def deals_for(self, better: str, worse: str) -> int:
+        """The deals the pairing ``better`` against ``worse`` plays."""
+        if isinstance(self.deals, int):
+            return self.deals
+        return self.deals[f"{better}/{worse}"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameBots:
+    """Everything the platform needs from one game's bots: the one object a game's bots
+    package declares (``BOTS`` in ``tavola.games.<game>.bots``, returned by the game's
+    ``Game.bots()``), read by ``tavola.bots.registry``."""
+
+    policies: Mapping[str, Policy]
+    """Level (one of ``LEVELS``) -> its policy. A level missing here plays uniformly at
+    random (``RandomPolicy``; ``registry.policy_for``)."""
+    hint: Hint | None
+    """The hint for a person (the hard level's choice with a reason in the game's own
+    ``<game>.hint.*`` codes), or None: then the hard level's choice with the generic
+    ``hint.hard_choice`` reason."""
+    master_samples: int
+    """The master's default ``Budget.samples``: sized for about 1 s per decision on one
+    core; a table scales it with its bots' thinking time (``registry.budget_for``)."""
+    policy_version: int
+    """The version of this game's bots, recorded with each decision
+    (``BotDecision.policy_version``): bump it whenever any level would decide differently
+    from the same knowledge, seed and budget (``tavola.bots.audit`` skips the decisions of
+    other versions)."""
+    arena: ArenaSettings | None
+    """The bench arena's table for this game, or None: the bench has no arena for it."""
+
+    @classmethod
+    def none(cls) -> GameBots:
+        """A game without bots of its own: every level plays uniformly at random, the hint
+        is the (random) hard level's choice, version 1, no arena."""
+        return cls(
+            policies={},
+            hint=None,
+            master_samples=Budget().samples,
+            policy_version=FIRST_POLICY_VERSION,
+            arena=None,
+        )

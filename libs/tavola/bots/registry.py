@@ -1,42 +1,53 @@
-"""Finding a game's bot policies: ``tavola.games.<pkg>.bots.POLICIES`` (level -> policy)."""
+"""Finding a game's bots: ``Game.bots()`` of the registered game, a typed ``GameBots``.
+
+Each game declares its bots once, as ``BOTS = GameBots(...)`` in its own package
+(``tavola.games.<game>.bots``), and its ``Game.bots()`` returns it. This module holds no
+list of games: a sixth game touches its own folder and its one line in
+``tavola.rules.registry``, nothing here. A game without bots of its own returns
+``GameBots.none()``; a level a game does not provide plays uniformly at random.
+"""
 
 from __future__ import annotations
 
-import importlib
 import random
-from collections.abc import Mapping, Sequence
-from functools import cache
-from types import ModuleType
+from collections.abc import Sequence
 from typing import Any
 
-from tavola.bots.interface import LEVELS, Budget, Knowledge, Policy, RandomPolicy
+from tavola.bots.interface import (
+    FIRST_POLICY_VERSION,
+    LEVELS,
+    Budget,
+    GameBots,
+    Knowledge,
+    Policy,
+    RandomPolicy,
+)
 from tavola.rules import registry
 from tavola.rules.errors import Reason
 from tavola.rules.interface import Game
 
+__all__ = [
+    "DEFAULT_THINK_MS",
+    "FIRST_POLICY_VERSION",
+    "bots_for",
+    "budget_for",
+    "default_budget",
+    "hint_for",
+    "policy_for",
+    "policy_version",
+]
 
-@cache
-def _bots_module(game: str) -> ModuleType | None:
-    """``tavola.games.<pkg>.bots`` of a registered game, or None if it has none."""
-    module = registry._GAMES[game].split(":")[0]
-    try:
-        return importlib.import_module(f"{module}.bots")
-    except ModuleNotFoundError as error:
-        if error.name != f"{module}.bots":
-            raise
-        return None
 
-
-def _policies(game: str) -> Mapping[str, Policy]:
-    bots = _bots_module(game)
-    policies: Mapping[str, Policy] = bots.POLICIES if bots is not None else {}
-    return policies
+def bots_for(game: str) -> GameBots:
+    """The bots of a registered game (``UnknownGame`` for any other name)."""
+    return registry.get(game).bots()
 
 
 def policy_for(game: str, level: str) -> Policy:
+    """The game's policy for ``level``; uniform random choice when the game has none."""
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}")
-    return _policies(game).get(level) or RandomPolicy()
+    return bots_for(game).policies.get(level) or RandomPolicy()
 
 
 def hint_for(
@@ -44,15 +55,14 @@ def hint_for(
 ) -> tuple[Any, Reason]:
     """The hint for a person: the game's own ``hint`` if it has one, else the hard level's
     choice with a generic reason."""
-    own = getattr(_bots_module(game.info.name), "hint", None)
+    own = game.bots().hint
     if own is not None:
-        result: tuple[Any, Reason] = own(game, knowledge, legal)
-        return result
+        return own(game, knowledge, legal)
     action = policy_for(game.info.name, "hard").decide(game, knowledge, legal, rng, Budget())
     return action, Reason.of("hint.hard_choice", action=game.describe_action(action))
 
 
-DEFAULT_THINK_MS = 1000  # what each game's MASTER_SAMPLES is calibrated to
+DEFAULT_THINK_MS = 1000  # what each game's ``GameBots.master_samples`` is calibrated to
 
 
 def budget_for(game: str, think_ms: int = 0) -> Budget:
@@ -65,20 +75,18 @@ def budget_for(game: str, think_ms: int = 0) -> Budget:
 
 
 def default_budget(game: str) -> Budget:
-    """The master's default budget for a game: its bots module's ``MASTER_SAMPLES``
-    (calibrated to about 1 s per decision on one core), else the interface default."""
-    return Budget(samples=int(getattr(_bots_module(game), "MASTER_SAMPLES", Budget().samples)))
-
-
-FIRST_POLICY_VERSION = 1
+    """The master's default budget for a game: its ``GameBots.master_samples`` (calibrated
+    to about 1 s per decision on one core)."""
+    return Budget(samples=bots_for(game).master_samples)
 
 
 def policy_version(game: str) -> int:
     """The version of a game's bots, recorded with each decision
-    (``BotDecision.policy_version``): its bots module's ``POLICY_VERSION``, else 1.
+    (``BotDecision.policy_version``): its ``GameBots.policy_version``
+    (``FIRST_POLICY_VERSION`` for a game without bots of its own).
 
     A game bumps its own whenever any of its levels would decide differently from the same
     knowledge, seed and budget; the audit (``tavola.bots.audit``) re-derives the decisions
     of the current version and counts the others as skipped, so changing one game's bots
     leaves every other game's recorded decisions auditable."""
-    return int(getattr(_bots_module(game), "POLICY_VERSION", FIRST_POLICY_VERSION))
+    return bots_for(game).policy_version

@@ -14,7 +14,10 @@ A game is a pure, deterministic library (after OpenSpiel and boardgame.io):
 * ``standings`` / ``is_over`` — scores so far and whether the match has ended;
 * ``decision``, ``turn_timer``, ``automatic_action`` — what the game waits for from a seat,
   how long it may take (table options, ``tavola.rules.timers``) and the move made when the
-  time runs out; ``pause_before_chance`` / ``pause_before_end`` — pauses between games.
+  time runs out; ``pause_before_chance`` / ``pause_before_end`` — pauses between games;
+* ``bots()`` — the game's bots (``tavola.bots.interface.GameBots``, its ``bots`` package's
+  ``BOTS``), imported when first asked for (bots import the bot layer, which imports the
+  registry of games).
 
 The base class implements ``decide``'s checks once ("game over", "not your turn",
 "illegal action"), so a game module writes only its rules in ``apply``. Errors never change
@@ -32,9 +35,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from tavola.rules.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn, Reason
+
+if TYPE_CHECKING:
+    from tavola.bots.interface import GameBots
 
 OptionValue = int | bool | str
 Options = Mapping[str, OptionValue]
@@ -352,6 +358,12 @@ class Game(ABC, Generic[S, A]):
         version its ``MatchCreated`` records; ``tavola audit`` re-runs it under the
         current one)."""
         return {self.info.rules_version: self}
+
+    # ----- bots ----------------------------------------------------------------------------
+    @abstractmethod
+    def bots(self) -> GameBots:
+        """This game's bots: ``BOTS`` of its ``bots`` package, imported inside the method
+        (``GameBots.none()`` for a game without bots of its own)."""
 
     # ----- text --------------------------------------------------------------------------
     def messages(self) -> Mapping[str, Mapping[str, str]]:

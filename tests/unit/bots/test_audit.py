@@ -178,7 +178,10 @@ def test_a_decision_of_another_policy_version_is_skipped_and_counted(fantan):
 
 def test_a_new_version_of_one_games_bots_leaves_the_others_decisions_auditable(fantan, monkeypatch):
     spades = asyncio.run(bot_match("spades", SHORT["spades"]))
-    monkeypatch.setattr(fantan_bots, "POLICY_VERSION", fantan_bots.POLICY_VERSION + 1)
+    newer = dataclasses.replace(
+        fantan_bots.BOTS, policy_version=fantan_bots.BOTS.policy_version + 1
+    )
+    monkeypatch.setattr(fantan_bots, "BOTS", newer)
     assert audit(spades).skipped == () and audit(spades).differ == 0
     assert len(audit(fantan).skipped) == len(bot_batches(fantan)) and audit(fantan).checked == 0
 

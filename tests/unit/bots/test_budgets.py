@@ -9,11 +9,11 @@ from tavola.games.fantan import bots as fantan_bots
 
 def test_no_thinking_time_means_the_games_calibrated_default():
     assert budget_for("fan-tan") == default_budget("fan-tan")
-    assert default_budget("fan-tan") == Budget(samples=fantan_bots.MASTER_SAMPLES)
+    assert default_budget("fan-tan") == Budget(samples=fantan_bots.BOTS.master_samples)
 
 
 def test_the_thinking_time_scales_the_sampled_deals():
-    full = fantan_bots.MASTER_SAMPLES
+    full = fantan_bots.BOTS.master_samples
     assert budget_for("fan-tan", 250).samples == round(full / 4)
     assert budget_for("fan-tan", 4000).samples == full * 4
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from tavola.games.barbu import actions as codes
 from tavola.games.barbu.actions import BarbuAction, ChooseContract, Double, PlayCard
@@ -53,6 +54,9 @@ from tavola.rules.interface import (
     TrickGame,
     rank_scores,
 )
+
+if TYPE_CHECKING:
+    from tavola.bots.interface import GameBots
 
 DECK = standard_deck()
 PLAYS = tuple(PlayCard(c) for c in DECK)  # one action per card, by card index
@@ -329,6 +333,11 @@ class Barbu(TrickGame[BarbuState, BarbuAction]):
 
     def describe_action(self, action: BarbuAction) -> str:
         return describe(action)
+
+    def bots(self) -> GameBots:
+        from tavola.games.barbu.bots import BOTS
+
+        return BOTS
 
     def messages(self) -> Mapping[str, Mapping[str, str]]:
         return MESSAGES

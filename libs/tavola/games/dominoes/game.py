@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from tavola.games.dominoes.actions import DominoesAction, Pass, Play
 from tavola.games.dominoes.deal import deal_events, deal_request, weight
@@ -45,6 +46,9 @@ from tavola.rules.interface import (
     SeatScore,
 )
 from tavola.rules.tiles import Tile
+
+if TYPE_CHECKING:
+    from tavola.bots.interface import GameBots
 
 BEST_OF = (1, 3, 5)  # the match: one game, or a series of 3 or 5 games
 _OPTIONS = (
@@ -257,6 +261,11 @@ class Dominoes(Game[DominoesState, DominoesAction]):
         if action.end is None:
             return label
         return f"{label} on the {'left' if action.end is End.LEFT else 'right'} end"
+
+    def bots(self) -> GameBots:
+        from tavola.games.dominoes.bots import BOTS
+
+        return BOTS
 
     def messages(self) -> Mapping[str, Mapping[str, str]]:
         return MESSAGES

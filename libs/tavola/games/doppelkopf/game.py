@@ -4,6 +4,7 @@ docstring for variant, phases and action codes)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from tavola.games.doppelkopf import events as ev
 from tavola.games.doppelkopf.actions import (
@@ -57,6 +58,9 @@ from tavola.rules.interface import (
     TrickGame,
     rank_scores,
 )
+
+if TYPE_CHECKING:
+    from tavola.bots.interface import GameBots
 
 PLAYS = tuple(Play(c) for c in standard_deck())  # one action per card, by card index
 CODE_TO_RESERVATION = {code.lower(): r for r, code in RESERVATION_CODES.items()}
@@ -357,6 +361,11 @@ class Doppelkopf(TrickGame[DokoState, DokoAction]):
             case Play(card=c):
                 return c.label
         return self.encode_action(action)
+
+    def bots(self) -> GameBots:
+        from tavola.games.doppelkopf.bots import BOTS
+
+        return BOTS
 
     def messages(self) -> Mapping[str, Mapping[str, str]]:
         return MESSAGES

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from tavola.games.fantan.actions import FanTanAction, Pass, Play
 from tavola.games.fantan.events import (
@@ -48,6 +49,9 @@ from tavola.rules.interface import (
     SeatScore,
     rank_scores,
 )
+
+if TYPE_CHECKING:
+    from tavola.bots.interface import GameBots
 
 SEVEN_OF_DIAMONDS = Card(Suit.DIAMONDS, Rank.SEVEN)
 PLAYS = tuple(Play(c) for c in standard_deck())  # one action per card, by card index
@@ -319,6 +323,11 @@ class FanTan(Game[FanTanState, FanTanAction]):
 
     def describe_action(self, action: FanTanAction) -> str:
         return "pass" if isinstance(action, Pass) else action.card.label
+
+    def bots(self) -> GameBots:
+        from tavola.games.fantan.bots import BOTS
+
+        return BOTS
 
     def messages(self) -> Mapping[str, Mapping[str, str]]:
         return MESSAGES

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from tavola.games.spades.actions import Bid, BlindNil, Play, SpadesAction
 from tavola.games.spades.bidding import MAX_BID, bid_reason, suggested_bid
@@ -63,6 +64,9 @@ from tavola.rules.interface import (
     TrickGame,
     rank_scores,
 )
+
+if TYPE_CHECKING:
+    from tavola.bots.interface import GameBots
 
 DECK = standard_deck()
 ALL_BIDS = tuple(Bid(n) for n in range(MAX_BID + 1))
@@ -365,6 +369,11 @@ class Spades(TrickGame[SpadesState, SpadesAction]):
         if isinstance(action, BlindNil):
             return "Blind nil"
         return "Nil" if action.tricks == 0 else f"Bid {action.tricks}"
+
+    def bots(self) -> GameBots:
+        from tavola.games.spades.bots import BOTS
+
+        return BOTS
 
     def messages(self) -> Mapping[str, Mapping[str, str]]:
         return MESSAGES

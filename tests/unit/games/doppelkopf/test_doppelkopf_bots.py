@@ -24,7 +24,7 @@ from tavola.games.doppelkopf.actions import (
     GiveBack,
     Play,
 )
-from tavola.games.doppelkopf.bots import ARENA, POLICIES, hint
+from tavola.games.doppelkopf.bots import BOTS, POLICIES, hint
 from tavola.games.doppelkopf.bots.infer import read
 from tavola.games.doppelkopf.bots.rollout import Playout, Setup, score
 from tavola.games.doppelkopf.bots.sample import ID, sample_hands
@@ -340,11 +340,13 @@ def test_master_gives_the_least_to_a_lost_trick():
 
 # ----- arena --------------------------------------------------------------------------
 def test_medium_beats_easy_in_a_quick_arena():
-    result = pairing(GAME, ARENA["players"], ARENA["options"], "medium", "easy", 12, SMALL)
+    assert BOTS.arena is not None
+    result = pairing(GAME, BOTS.arena.players, BOTS.arena.options, "medium", "easy", 12, SMALL)
     assert result.low > 0, result.line()
 
 
 def test_the_arena_table_is_a_single_official_game():
-    assert ARENA["players"] == 4
-    assert GAME.parse_options(ARENA["options"])["match"] == "one_game"
+    assert BOTS.arena is not None
+    assert BOTS.arena.players == 4
+    assert GAME.parse_options(BOTS.arena.options)["match"] == "one_game"
     assert POLICIES.keys() == set(LEVELS)

@@ -16,20 +16,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tavola.bots.interface import Budget, HintPolicy, Knowledge, Policy, RandomPolicy, Rng
+from tavola.bots.interface import (
+    ArenaSettings,
+    Budget,
+    GameBots,
+    HintPolicy,
+    Knowledge,
+    Policy,
+    RandomPolicy,
+    Rng,
+)
 from tavola.games.barbu.actions import BarbuAction, ChooseContract, Double, PlayCard
 from tavola.games.barbu.bots import cardplay, decisions
 from tavola.games.barbu.bots.master import best_card
 from tavola.games.barbu.bots.tracker import to_card
 from tavola.rules.errors import Reason
 from tavola.rules.interface import Game
-
-# No table option shortens a 28-deal session; the bench arena plays whole sessions.
-ARENA: dict[str, Any] = {
-    "players": 4,
-    "options": {"blocks": 1},
-    "deals": {"medium/easy": 12, "hard/medium": 120, "master/hard": 12},
-}
 
 
 class EasyPolicy:
@@ -116,9 +118,15 @@ POLICIES: dict[str, Policy] = {
     "master": MasterPolicy(),
 }
 
-# About 1 s per decision on one core (see docs/games/barbu-bots.md).
-MASTER_SAMPLES = 200
-
-POLICY_VERSION = 2
-"""This game's bots' version (``tavola.bots.registry.policy_version``): bump it whenever a
-level would decide differently from the same knowledge, seed and budget."""
+BOTS = GameBots(
+    policies=POLICIES,
+    hint=hint,
+    master_samples=200,  # about 1 s per decision on one core (docs/games/barbu-bots.md)
+    policy_version=2,
+    # the arena plays one block per match (one declarer's seven contracts)
+    arena=ArenaSettings(
+        players=4,
+        options={"blocks": 1},
+        deals={"medium/easy": 12, "hard/medium": 120, "master/hard": 12},
+    ),
+)

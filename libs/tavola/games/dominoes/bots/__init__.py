@@ -8,31 +8,32 @@
   hard level knows, plays every candidate out on each, and picks the best mean points.
 
 Every level also chooses the end when a tile fits both. ``hint`` is the hard level's move
-with a ``dominoes.hint.*`` reason. ``ARENA`` is the bench table: a partnership match of one
-hand (target 1).
+with a ``dominoes.hint.*`` reason. ``BOTS.arena`` is the bench table: a partnership match of
+one hand (target 1).
 """
 
-from tavola.bots.interface import HintPolicy, RandomPolicy
+from collections.abc import Mapping
+
+from tavola.bots.interface import ArenaSettings, GameBots, HintPolicy, Policy, RandomPolicy
 from tavola.games.dominoes.bots.policies import (
     MasterPolicy,
     MediumPolicy,
     hint,
 )
 
-POLICIES = {
+POLICIES: Mapping[str, Policy] = {
     "easy": RandomPolicy(),
     "medium": MediumPolicy(),
     "hard": HintPolicy(hint),
     "master": MasterPolicy(),
 }
 
-ARENA = {"players": 4, "options": {"mode": "partnership", "target": 1}, "deals": 400}
+BOTS = GameBots(
+    policies=POLICIES,
+    hint=hint,
+    master_samples=800,  # about 1 s per decision on one core (docs/games/dominoes-bots.md)
+    policy_version=2,
+    arena=ArenaSettings(players=4, options={"mode": "partnership", "target": 1}, deals=400),
+)
 
-__all__ = ["ARENA", "POLICIES", "POLICY_VERSION", "MasterPolicy", "MediumPolicy", "hint"]
-
-# About 1 s per decision on one core (see docs/games/dominoes-bots.md).
-MASTER_SAMPLES = 800
-
-POLICY_VERSION = 2
-"""This game's bots' version (``tavola.bots.registry.policy_version``): bump it whenever a
-level would decide differently from the same knowledge, seed and budget."""
+__all__ = ["BOTS", "POLICIES", "MasterPolicy", "MediumPolicy", "hint"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tavola.bots.interface import Budget, Knowledge, Policy, Rng
+from tavola.bots.interface import ArenaSettings, Budget, GameBots, Knowledge, Policy, Rng
 from tavola.games.doppelkopf.actions import Announce, AnswerPoverty, Declare, GiveBack, Play
 from tavola.games.doppelkopf.announcements import CALL_CODES
 from tavola.games.doppelkopf.bots import bidding, tactics
@@ -23,13 +23,6 @@ from tavola.games.doppelkopf.bots.infer import Seen, read
 from tavola.games.doppelkopf.bots.master import master_call, master_card
 from tavola.rules.errors import Reason
 from tavola.rules.interface import Deferral, Game
-
-ARENA: dict[str, Any] = {
-    "players": 4,
-    "options": {"preset": "official", "match": "one_game"},
-    "deals": {"medium/easy": 150, "hard/medium": 2000, "master/hard": 150},
-}
-
 
 OPTIONAL_DECLINE = 0.9  # easy mostly lets an optional announcement pass
 
@@ -156,9 +149,14 @@ POLICIES: dict[str, Policy] = {
     "master": MasterPolicy(),
 }
 
-# About 1 s per decision on one core (see docs/games/doppelkopf-bots.md).
-MASTER_SAMPLES = 600
-
-POLICY_VERSION = 2
-"""This game's bots' version (``tavola.bots.registry.policy_version``): bump it whenever a
-level would decide differently from the same knowledge, seed and budget."""
+BOTS = GameBots(
+    policies=POLICIES,
+    hint=hint,
+    master_samples=600,  # about 1 s per decision on one core (docs/games/doppelkopf-bots.md)
+    policy_version=2,
+    arena=ArenaSettings(
+        players=4,
+        options={"preset": "official", "match": "one_game"},
+        deals={"medium/easy": 150, "hard/medium": 2000, "master/hard": 150},
+    ),
+)

@@ -21,7 +21,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tavola.bots.interface import Budget, HintPolicy, Knowledge, Policy, RandomPolicy, Rng
+from tavola.bots.interface import (
+    ArenaSettings,
+    Budget,
+    GameBots,
+    HintPolicy,
+    Knowledge,
+    Policy,
+    RandomPolicy,
+    Rng,
+)
 from tavola.games.fantan.actions import Play
 from tavola.games.fantan.bots.heuristics import Assessment, assess, medium_key
 from tavola.games.fantan.bots.master import choose
@@ -29,17 +38,7 @@ from tavola.games.fantan.bots.model import Seen, bit_of, card_of, mask_of, read
 from tavola.rules.errors import Reason
 from tavola.rules.interface import Game
 
-__all__ = ["ARENA", "POLICIES", "POLICY_VERSION", "hint"]
-
-ARENA: Mapping[str, Any] = {
-    # The "longer game" table: every card left costs its value, so which cards are left
-    # matters, not only how many; the margins are larger than on the 1-per-card table
-    # (fewer deals for the same certainty). docs/games/fan-tan-bots.md has both tables.
-    "players": 4,
-    "options": {"hands": 1, "penalty": "card_value"},
-    "deals": {"medium/easy": 300, "hard/medium": 6000, "master/hard": 1000},
-    "master_samples": 200,
-}
+__all__ = ["BOTS", "POLICIES", "hint"]
 
 
 def _plays(legal: Sequence[Any]) -> list[Play]:
@@ -125,16 +124,25 @@ def _reason(chosen: Assessment, others: Sequence[Assessment]) -> Reason:
     return Reason.of("fantan.hint.least_gift", card=card)
 
 
-# About 1 s per real choice on one core (see docs/games/fan-tan-bots.md).
-MASTER_SAMPLES = 3000
-
-POLICY_VERSION = 3  # 3: master overrules hard only on clear evidence
-"""This game's bots' version (``tavola.bots.registry.policy_version``): bump it whenever a
-level would decide differently from the same knowledge, seed and budget."""
-
 POLICIES: Mapping[str, Policy] = {
     "easy": RandomPolicy(),
     "medium": MediumPolicy(),
     "hard": HintPolicy(hint),
     "master": MasterPolicy(),
 }
+
+BOTS = GameBots(
+    policies=POLICIES,
+    hint=hint,
+    master_samples=3000,  # about 1 s per real choice on one core (docs/games/fan-tan-bots.md)
+    policy_version=3,  # 3: master overrules hard only on clear evidence
+    # The "longer game" table: every card left costs its value, so which cards are left
+    # matters, not only how many; the margins are larger than on the 1-per-card table
+    # (fewer deals for the same certainty). docs/games/fan-tan-bots.md has both tables.
+    arena=ArenaSettings(
+        players=4,
+        options={"hands": 1, "penalty": "card_value"},
+        deals={"medium/easy": 300, "hard/medium": 6000, "master/hard": 1000},
+        master_samples=200,
+    ),
+)

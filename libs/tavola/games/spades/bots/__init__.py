@@ -19,7 +19,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tavola.bots.interface import Budget, HintPolicy, Knowledge, Policy, RandomPolicy, Rng
+from tavola.bots.interface import (
+    ArenaSettings,
+    Budget,
+    GameBots,
+    HintPolicy,
+    Knowledge,
+    Policy,
+    RandomPolicy,
+    Rng,
+)
 from tavola.games.spades.actions import Bid, Play, SpadesAction
 from tavola.games.spades.bots.bids import hard_bid, medium_bid, trick_estimate
 from tavola.games.spades.bots.hard import hard_card
@@ -29,9 +38,6 @@ from tavola.games.spades.bots.seen import Seen, seen_of
 from tavola.rules.cards import Card
 from tavola.rules.errors import Reason
 from tavola.rules.interface import Game
-
-# A full match (to 500) is the only table Spades has: it has no option for a single hand.
-ARENA: Mapping[str, Any] = {"players": 4, "options": {"hands": 2}, "deals": 30}
 
 
 def _cards(legal: Sequence[SpadesAction]) -> list[Card]:
@@ -98,9 +104,11 @@ POLICIES: Mapping[str, Policy] = {
     "master": MasterPolicy(),
 }
 
-# About 1 s per decision on one core (see docs/games/spades-bots.md).
-MASTER_SAMPLES = 450
-
-POLICY_VERSION = 2
-"""This game's bots' version (``tavola.bots.registry.policy_version``): bump it whenever a
-level would decide differently from the same knowledge, seed and budget."""
+BOTS = GameBots(
+    policies=POLICIES,
+    hint=hint,
+    master_samples=450,  # about 1 s per decision on one core (docs/games/spades-bots.md)
+    policy_version=2,
+    # the arena plays matches of two hands
+    arena=ArenaSettings(players=4, options={"hands": 2}, deals=30),
+)
