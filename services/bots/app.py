@@ -179,11 +179,14 @@ class BotPlayer:
         self._absorb(match_id, info, seat, reply.events)
 
     def _knowledge(self, info: MatchInfo, seat: int, view: game_pb2.GetViewResponse) -> Knowledge:
-        return Knowledge(
+        # decoded only if the policy reads it (the easy level does not)
+        return Knowledge.deferred(
             seat=seat,
             players=info.players,
             options=tuple(sorted(info.options.items())),
-            view=from_record_bytes(_view_class(info, seat), view.view.SerializeToString()),
+            decode_view=lambda: from_record_bytes(
+                _view_class(info, seat), view.view.SerializeToString()
+            ),
             history=tuple(event for _, event in info.history.get(seat, ())),
         )
 

@@ -26,15 +26,82 @@ class Rng(Protocol):
     def shuffle(self, x: MutableSequence[Any], /) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
 class Knowledge:
-    """Everything a seat may know: its view and the events it was shown, in order."""
+    """Everything a seat may know: its view and the events it was shown, in order.
+
+    Immutable. ``Knowledge.deferred`` takes a function that decodes the view instead of
+    the view: it runs once, when a policy first reads ``view`` — the easy level (a uniform
+    choice among the legal actions) never does, and the bot service then never decodes
+    the view it was pushed."""
+
+    __slots__ = ("_decode", "_view", "history", "options", "players", "seat")
 
     seat: int
     players: int
     options: tuple[tuple[str, str], ...]
-    view: Any  # the game's view dataclass for this seat
     history: tuple[Event, ...]  # events visible to the seat (public + its own private)
+    _view: Any
+    _decode: Callable[[], Any] | None
+
+    def __init__(
+        self,
+        seat: int,
+        players: int,
+        options: tuple[tuple[str, str], ...],
+        view: Any,  # the game's view dataclass for this seat
+        history: tuple[Event, ...],
+    ) -> None:
+        for name, value in (
+            ("seat", seat),
+            ("players", players),
+            ("options", options),
+            ("history", history),
+            ("_view", view),
+            ("_decode", None),
+        ):
+            object.__setattr__(self, name, value)
+
+    @classmethod
+    def deferred(
+        cls,
+        seat: int,
+        players: int,
+        options: tuple[tuple[str, str], ...],
+        decode_view: Callable[[], Any],
+        history: tuple[Event, ...],
+    ) -> Knowledge:
+        knowledge = cls(seat, players, options, None, history)
+        object.__setattr__(knowledge, "_decode", decode_view)
+        return knowledge
+
+    @property
+    def view(self) -> Any:
+        """The game's view dataclass for this seat."""
+        if self._decode is not None:
+            object.__setattr__(self, "_view", self._decode())
+            object.__setattr__(self, "_decode", None)
+        return self._view
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Knowledge is immutable: cannot set {name}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Knowledge):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        seat, players, options, view, history = self._fields()
+        return (
+            f"Knowledge(seat={seat!r}, players={players!r}, options={options!r}, "
+            f"view={view!r}, history={history!r})"
+        )
+
+    def _fields(self) -> tuple[int, int, tuple[tuple[str, str], ...], Any, tuple[Event, ...]]:
+        return (self.seat, self.players, self.options, self.view, self.history)
 
 
 @dataclass(frozen=True, slots=True)
