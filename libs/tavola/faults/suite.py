@@ -201,13 +201,14 @@ async def _match_versions(database_url: str) -> dict[str, int]:
     return {r["stream_id"].removeprefix("match-"): r["version"] for r in rows}
 
 
-CHECK_ATTEMPTS = 3
+CHECK_ATTEMPTS = 5
 
 
 def _attempt(name: str, report: Report, check: Callable[[], Coroutine[Any, Any, T]]) -> T | None:
     """Run one checker; if it cannot run at all, that is a violation of its own (the other
     checkers still run). A checker's own connection lost on the way (the database is the
-    suite's, nothing is faulted any more) is tried again, twice at most."""
+    suite's, nothing is faulted any more; JetStream still electing a leader) is tried again,
+    four times at most."""
     for attempt in range(1, CHECK_ATTEMPTS + 1):
         try:
             return asyncio.run(check())

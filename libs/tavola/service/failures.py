@@ -6,6 +6,7 @@ import asyncio
 
 import asyncpg
 import nats.errors
+import nats.js.errors
 
 _DOWN: tuple[type[BaseException], ...] = (
     OSError,  # refused, reset, unreachable
@@ -26,6 +27,8 @@ _DOWN: tuple[type[BaseException], ...] = (
     nats.errors.NoServersError,
     nats.errors.OutboundBufferLimitError,
     nats.errors.StaleConnectionError,
+    # JetStream answered 503: no stream leader yet (a server of the cluster came back)
+    nats.js.errors.ServiceUnavailableError,
 )
 
 
