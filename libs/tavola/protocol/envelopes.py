@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import TypeVar
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
@@ -111,6 +112,7 @@ def _head_bytes(stored: StoredEvent, table_id: str) -> bytes:
 # Fields every event of a match shares (1-3), and a type's field (6), written once: about
 # a third of an envelope's bytes. Bounded: emptied when full (they are made again).
 _KEPT_FIELDS = 4096
+_K = TypeVar("_K")
 _STREAM_FIELDS: dict[tuple[str, str], bytes] = {}
 _TYPE_FIELDS: dict[str, bytes] = {}
 
@@ -119,10 +121,10 @@ def _stream_fields(stream_id: str, table_id: str) -> bytes:
     key = (stream_id, table_id)
     data = _STREAM_FIELDS.get(key)
     if data is None:
-        if len(_STREAM_FIELDS) >= _KEPT_FIELDS:
-            _STREAM_FIELDS.clear()
-        data = _STREAM_FIELDS[key] = (
-            _text(1, stream_id) + _text(2, match_id_of(stream_id)) + _text(3, table_id)
+        data = _kept(
+            _STREAM_FIELDS,
+            key,
+            _text(1, stream_id) + _text(2, match_id_of(stream_id)) + _text(3, table_id),
         )
     return data
 
@@ -130,9 +132,14 @@ def _stream_fields(stream_id: str, table_id: str) -> bytes:
 def _type_field(event_type: str) -> bytes:
     data = _TYPE_FIELDS.get(event_type)
     if data is None:
-        if len(_TYPE_FIELDS) >= _KEPT_FIELDS:
-            _TYPE_FIELDS.clear()
-        data = _TYPE_FIELDS[event_type] = _text(6, event_type)
+        data = _kept(_TYPE_FIELDS, event_type, _text(6, event_type))
+    return data
+
+
+def _kept(fields: dict[_K, bytes], key: _K, data: bytes) -> bytes:
+    if len(fields) >= _KEPT_FIELDS:
+        fields.clear()
+    fields[key] = data
     return data
 
 
