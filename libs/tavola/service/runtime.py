@@ -10,7 +10,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 
 import asyncpg
 import grpc
-import nats
 import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
@@ -21,6 +20,7 @@ from nats.js.errors import BadRequestError
 from prometheus_client import Gauge, start_http_server
 
 from tavola.bus import subjects
+from tavola.bus.connection import Connection, reading
 from tavola.protocol import events
 from tavola.rules import registry
 from tavola.service.config import EventStreamLimits, metrics_address
@@ -38,14 +38,16 @@ async def connect_nats(url: str, name: str) -> NATS:
     async def on_error(error: Exception) -> None:
         log.warning("nats.error", error=type(error).__name__)
 
-    return await nats.connect(
+    connection = Connection()
+    await connection.connect(
         [part.strip() for part in url.split(",") if part.strip()],
         name=name,
         max_reconnect_attempts=-1,
-        reconnect_time_wait=0.5,
+        reconnect_time_wait=0.5,  # type: ignore[arg-type]  # seconds, a float is fine
         error_cb=on_error,
         inbox_prefix=subjects.inbox_prefix(name),
     )
+    return connection
 
 
 _STREAM_NAME_IN_USE = 10058  # JetStream: "stream name already in use" (another config)
@@ -154,10 +156,12 @@ LIVENESS = "liveness"
 
 
 def nats_check(nc: NATS, timeout: float = 1.0) -> Check:
-    """Connected and answering: a round trip to the server (``flush``) within ``timeout``."""
+    """Connected and answering: a round trip to the server (``flush``) within ``timeout``.
+    (nats-py's ``flush`` does not wait for the server when the connection's reader has
+    stopped, so a stopped reader is not serving.)"""
 
     async def check() -> bool:
-        if not nc.is_connected:
+        if not nc.is_connected or not reading(nc):
             return False
         await nc.flush(timeout=max(1, round(timeout)))
         return True
