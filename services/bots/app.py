@@ -159,7 +159,8 @@ class BotPlayer:
             ):
                 history.append((envelope.version, _decoded(info, envelope)))
         if taken_back:  # what came after a take-back's version is no longer the hand's
-            history[:] = aggregate.effective(history)
+            # a new list: a decision's knowledge may still hold a prefix of the old one
+            info.history[seat] = aggregate.effective(history)
         return True
 
     def _from_pushes(self, match_id: str, info: MatchInfo, seat: int) -> None:
@@ -179,7 +180,11 @@ class BotPlayer:
         self._absorb(match_id, info, seat, reply.events)
 
     def _knowledge(self, info: MatchInfo, seat: int, view: game_pb2.GetViewResponse) -> Knowledge:
-        # decoded only if the policy reads it (the easy level does not)
+        # the view decoded and the history copied only if the policy reads them (the easy
+        # level does not); the history is the seat's list as it is now, which later
+        # events only extend (a take-back makes a new list)
+        seen = info.history.get(seat, [])
+        count = len(seen)
         return Knowledge.deferred(
             seat=seat,
             players=info.players,
@@ -187,7 +192,7 @@ class BotPlayer:
             decode_view=lambda: from_record_bytes(
                 _view_class(info, seat), view.view.SerializeToString()
             ),
-            history=tuple(event for _, event in info.history.get(seat, ())),
+            history=lambda: tuple(event for _, event in seen[:count]),
         )
 
     async def _view(
@@ -243,46 +248,50 @@ class BotPlayer:
 
     async def _decide(self, match_id: str, info: MatchInfo, seat: int, version: int) -> None:
         level = info.levels[seat]
-        with structlog.contextvars.bound_contextvars(match_id=match_id, seat=seat, level=level):
-            view = await self._view(match_id, info, seat, version)
-            if view is None or not view.legal_actions:
-                return  # the table has moved on; a later event brings us back
-            game = registry.get(info.game)
-            knowledge = self._knowledge(info, seat, view)
-            legal = [game.decode_action(a.code) for a in view.legal_actions]
-            seed = bots.decision_seed(match_id, seat, version, level)
-            budget = self._ports.budget or budget_for(info.game, info.think_ms.get(seat, 0))
-            started = time.perf_counter()
-            action = bots.policy_for(info.game, level).decide(
-                game, knowledge, legal, random.Random(seed), budget
-            )
-            # what it chose is not logged: a secret choice (a reservation) stays hidden
-            log.debug(
-                "bot.decided",
-                version=version,
-                ms=round((time.perf_counter() - started) * 1000, 2),
-                samples=budget.samples,
-                legal=len(legal),
-                policy_version=bots.policy_version(info.game),
-            )
-            if action is None:  # an optional action let pass (e.g. an announcement)
-                metrics.decided(level, "passed")
-                return
-            decision = events_pb2.BotDecision(
-                level=level,
-                policy_version=bots.policy_version(info.game),
-                rng_seed=seed,
-                samples=budget.samples,
-            )
-            request = game_pb2.SubmitActionRequest(
-                match_id=match_id,
-                seat=seat,
-                command_id=f"bot:{match_id}:{seat}:{version}",
-                expected_version=version,
-                action=game.encode_action(action),
-                bot_decision=decision,
-            )
-            await self._submit(request, level)
+        # the ids go on the log lines themselves: binding them around every decision
+        # cost more than the easy level's choice
+        view = await self._view(match_id, info, seat, version)
+        if view is None or not view.legal_actions:
+            return  # the table has moved on; a later event brings us back
+        game = registry.get(info.game)
+        knowledge = self._knowledge(info, seat, view)
+        legal = [game.decode_action(a.code) for a in view.legal_actions]
+        seed = bots.decision_seed(match_id, seat, version, level)
+        budget = self._ports.budget or budget_for(info.game, info.think_ms.get(seat, 0))
+        started = time.perf_counter()
+        action = bots.policy_for(info.game, level).decide(
+            game, knowledge, legal, random.Random(seed), budget
+        )
+        # what it chose is not logged: a secret choice (a reservation) stays hidden
+        log.debug(
+            "bot.decided",
+            match_id=match_id,
+            seat=seat,
+            level=level,
+            version=version,
+            ms=round((time.perf_counter() - started) * 1000, 2),
+            samples=budget.samples,
+            legal=len(legal),
+            policy_version=bots.policy_version(info.game),
+        )
+        if action is None:  # an optional action let pass (e.g. an announcement)
+            metrics.decided(level, "passed")
+            return
+        decision = events_pb2.BotDecision(
+            level=level,
+            policy_version=bots.policy_version(info.game),
+            rng_seed=seed,
+            samples=budget.samples,
+        )
+        request = game_pb2.SubmitActionRequest(
+            match_id=match_id,
+            seat=seat,
+            command_id=f"bot:{match_id}:{seat}:{version}",
+            expected_version=version,
+            action=game.encode_action(action),
+            bot_decision=decision,
+        )
+        await self._submit(request, level)
 
     async def _submit(self, request: game_pb2.SubmitActionRequest, level: str) -> None:
         try:
@@ -292,7 +301,13 @@ class BotPlayer:
             if error.code not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
                 raise
             metrics.decided(level, "superseded")
-            log.info("bot.superseded", reason=error.reason.code)
+            log.info(
+                "bot.superseded",
+                match_id=request.match_id,
+                seat=request.seat,
+                level=level,
+                reason=error.reason.code,
+            )
 
 
 def _decoded(info: MatchInfo, envelope: events_pb2.EventEnvelope) -> Event:

@@ -78,8 +78,9 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
         async def turn(data: bytes) -> None:
             try:
                 told = internal_pb2.BotTurn.FromString(data)
-                with structlog.contextvars.bound_contextvars(match_id=told.match_id):
-                    await player.on_turn(told)
+                # a task of its own: what is bound here ends with it
+                structlog.contextvars.bind_contextvars(match_id=told.match_id, seat=told.seat)
+                await player.on_turn(told)
             except DecodeError:
                 log.error("bots.turn_undecodable")
             except Exception as error:  # the committed event on JetStream asks again

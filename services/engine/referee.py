@@ -38,6 +38,7 @@ IMPORT_DONE = "import.Done"  # a record imported (importdigest-<sha256>: what it
 MAX_PARTS = 128
 _SYSTEM = codec.Metadata(kind=codec.CAUSE_KINDS["system"]).encode()
 SEED_REVEALED = "match.SeedRevealed"
+_FINISHES = frozenset({SEED_REVEALED, IMPORTED})  # what ends a match's record
 
 
 def imported_stream(match_id: str) -> str:
@@ -212,10 +213,9 @@ class RefereeMixin:
         since = request.since.ToDatetime().timestamp() if request.HasField("since") else None
         out: list[audit_pb2.FinishedMatch] = []
         cursor = Cursor.START
-        while batch := await self._ports.store.read_all(cursor, 1000):
+        while True:
+            batch, reach = await self._ports.store.read_all_of(_FINISHES, cursor)
             for item in batch:
-                if item.type not in (SEED_REVEALED, IMPORTED):
-                    continue
                 if since is not None and item.recorded_at.timestamp() < since:
                     continue
                 imported = item.type == IMPORTED
@@ -241,8 +241,9 @@ class RefereeMixin:
                         imported=imported,
                     )
                 )
-            cursor = batch[-1].cursor
-        return audit_pb2.ListFinishedMatchesResponse(matches=out)
+            if reach == cursor:
+                return audit_pb2.ListFinishedMatchesResponse(matches=out)
+            cursor = reach
 
     # ----- imports ----------------------------------------------------------------------
     async def import_record(

@@ -25,6 +25,7 @@ SCHEMA = Path(__file__).with_name("schema.sql")
 SCHEMA_LOCK = 0x5C0 + 1
 LOCK = 0x5C0 + 2  # with the match's stream: its rows are written one writer at a time
 ENDED = "match.MatchEnded"
+_ENDS = frozenset({ENDED})
 
 
 async def _write(
@@ -131,13 +132,13 @@ class Scoring:
         count = 0
         cursor = Cursor.START
         while True:
-            batch = await self._store.read_all(cursor, 1000)
-            if not batch:
-                return count
+            batch, reach = await self._store.read_all_of(_ENDS, cursor)
             for event in batch:
-                if event.type == ENDED and await self.apply_stored(event):
+                if await self.apply_stored(event):
                     count += 1
-            cursor = batch[-1].cursor
+            if reach == cursor:
+                return count
+            cursor = reach
 
     async def match_standings(
         self, request: scoring_pb2.GetMatchStandingsRequest

@@ -51,8 +51,7 @@ class LeagueStandingsProjection(Projection):
         super().__init__(*args)
         self._leagues: dict[str, LeagueState] = {}
 
-    def wants(self, event: StoredEvent) -> bool:
-        return codec.is_league_type(event.type)
+    READS = codec.LEAGUE_TYPES
 
     def forget(self) -> None:
         self._leagues.clear()

@@ -27,7 +27,7 @@ from tavola.eventlog.model import Cursor, EventStore, StoredEvent
 from tavola.eventlog.tracking import load_position, save_position
 
 log = structlog.get_logger(__name__)
-BATCH = 500
+SCAN = 5000  # events of the log looked at per read (only the wanted ones are sent)
 FAILURE_PAUSE_S = 5.0
 FAILURES = Counter(
     "tavola_scoring_projection_failures_total",
@@ -45,13 +45,19 @@ LAG = Histogram(
 class Projection(ABC):
     NAME: str
     LOCK: int
+    READS: frozenset[str]  # the event types it applies (the store sends only those)
 
     def __init__(self, pool: asyncpg.Pool, store: EventStore) -> None:
         self._pool = pool
         self._store = store
 
-    @abstractmethod
-    def wants(self, event: StoredEvent) -> bool: ...
+    def wants(self, event: StoredEvent) -> bool:
+        return event.type in self.READS
+
+    async def _next(self, cursor: Cursor) -> tuple[list[StoredEvent], Cursor]:
+        """The wanted events of the next window of the log, and where the window ends
+        (the cursor to read on from: everything up to it is applied or not wanted)."""
+        return await self._store.read_all_of(self.READS, cursor, SCAN)
 
     @abstractmethod
     async def apply(self, conn: Any, event: StoredEvent) -> None:
@@ -67,31 +73,35 @@ class Projection(ABC):
     async def run(self, stop: asyncio.Event, poll: float = 0.5) -> None:
         cursor = await load_position(self._pool, self.NAME)
         while not stop.is_set():
+            start = cursor
             try:
-                batch = await self._store.read_all(cursor, BATCH)
+                batch, reach = await self._next(cursor)
                 for event in batch:
                     await self._apply(event)
                     cursor = event.cursor
+                cursor = reach
             except (OSError, asyncpg.PostgresConnectionError) as error:
                 log.warning("projection.unavailable", name=self.NAME, error=type(error).__name__)
-                batch = []
             except Exception:  # a bug: say so loudly, never skip the event, look again later
                 log.exception("projection.failed", name=self.NAME, cursor=str(cursor))
                 FAILURES.labels(projection=self.NAME).inc()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stop.wait(), FAILURE_PAUSE_S)
                 continue
-            if not batch:
+            if cursor == start:  # nothing new: look again after a while
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stop.wait(), poll)
 
     async def catch_up(self) -> None:
         """Apply everything committed so far (tests and rebuilds)."""
         cursor = await load_position(self._pool, self.NAME)
-        while batch := await self._store.read_all(cursor, BATCH):
+        while True:
+            batch, reach = await self._next(cursor)
             for event in batch:
                 await self._apply(event)
-                cursor = event.cursor
+            if reach == cursor:
+                return
+            cursor = reach
 
     async def rebuild(self) -> None:
         async with self._pool.acquire() as conn:
@@ -102,10 +112,13 @@ class Projection(ABC):
                     await self.reset(conn)
                     await conn.execute("DELETE FROM tracking WHERE name = $1", self.NAME)
                 cursor = Cursor.START
-                while batch := await self._store.read_all(cursor, BATCH):
+                while True:
+                    batch, reach = await self._next(cursor)
                     for event in batch:
                         await self._apply_on(conn, event)
-                        cursor = event.cursor
+                    if reach == cursor:
+                        break
+                    cursor = reach
             finally:
                 await conn.execute("SELECT pg_advisory_unlock($1)", self.LOCK)
 

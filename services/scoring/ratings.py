@@ -78,8 +78,7 @@ class RatingsProjection(Projection):
     NAME = NAME
     LOCK = LOCK
 
-    def wants(self, event: StoredEvent) -> bool:
-        return event.type in (ENDED, OPENED, CORRECTION)
+    READS = frozenset({ENDED, OPENED, CORRECTION})
 
     async def reset(self, conn: Any) -> None:
         await conn.execute(

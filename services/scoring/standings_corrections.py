@@ -21,8 +21,7 @@ class StandingsCorrections(Projection):
     NAME = NAME
     LOCK = LOCK
 
-    def wants(self, event: StoredEvent) -> bool:
-        return event.type == CORRECTION
+    READS = frozenset({CORRECTION})
 
     async def reset(self, conn: Any) -> None:
         """Nothing of its own to throw away (the standings' rebuild rewrites the rows)."""

@@ -30,8 +30,7 @@ class StatisticsProjection(Projection):
     NAME = NAME
     LOCK = LOCK
 
-    def wants(self, event: StoredEvent) -> bool:
-        return event.type in (ENDED, CORRECTION)
+    READS = frozenset({ENDED, CORRECTION})
 
     async def reset(self, conn: Any) -> None:
         await conn.execute("TRUNCATE player_matches, player_match_counters")

@@ -30,16 +30,18 @@ class Knowledge:
     """Everything a seat may know: its view and the events it was shown, in order.
 
     Immutable. ``Knowledge.deferred`` takes a function that decodes the view instead of
-    the view: it runs once, when a policy first reads ``view`` — the easy level (a uniform
-    choice among the legal actions) never does, and the bot service then never decodes
-    the view it was pushed."""
+    the view, and one that makes the history: each runs once, when a policy first reads
+    ``view`` or ``history`` — the easy level (a uniform choice among the legal actions)
+    reads neither, and the bot service then never decodes the view it was pushed nor
+    copies a long match's history for each decision."""
 
-    __slots__ = ("_decode", "_view", "history", "options", "players", "seat")
+    __slots__ = ("_decode", "_history", "_make_history", "_view", "options", "players", "seat")
 
     seat: int
     players: int
     options: tuple[tuple[str, str], ...]
-    history: tuple[Event, ...]  # events visible to the seat (public + its own private)
+    _history: tuple[Event, ...]
+    _make_history: Callable[[], tuple[Event, ...]] | None
     _view: Any
     _decode: Callable[[], Any] | None
 
@@ -55,7 +57,8 @@ class Knowledge:
             ("seat", seat),
             ("players", players),
             ("options", options),
-            ("history", history),
+            ("_history", history),
+            ("_make_history", None),
             ("_view", view),
             ("_decode", None),
         ):
@@ -68,9 +71,15 @@ class Knowledge:
         players: int,
         options: tuple[tuple[str, str], ...],
         decode_view: Callable[[], Any],
-        history: tuple[Event, ...],
+        history: tuple[Event, ...] | Callable[[], tuple[Event, ...]],
     ) -> Knowledge:
-        knowledge = cls(seat, players, options, None, history)
+        """``history``: the events, or a function that makes them (run at most once; it
+        must give what it would have given now, e.g. a prefix of a list only appended to)."""
+        if callable(history):
+            knowledge = cls(seat, players, options, None, ())
+            object.__setattr__(knowledge, "_make_history", history)
+        else:
+            knowledge = cls(seat, players, options, None, history)
         object.__setattr__(knowledge, "_decode", decode_view)
         return knowledge
 
@@ -81,6 +90,14 @@ class Knowledge:
             object.__setattr__(self, "_view", self._decode())
             object.__setattr__(self, "_decode", None)
         return self._view
+
+    @property
+    def history(self) -> tuple[Event, ...]:
+        """The events visible to the seat (public and its own private), in order."""
+        if self._make_history is not None:
+            object.__setattr__(self, "_history", self._make_history())
+            object.__setattr__(self, "_make_history", None)
+        return self._history
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Knowledge is immutable: cannot set {name}")

@@ -311,6 +311,37 @@ class EventStoreContract:
         assert await store.read_all(everything[0].cursor, limit=2) == appended[1:3]
         assert await store.read_all(everything[-1].cursor) == []
 
+    async def test_read_all_of_sends_the_wanted_types_and_the_cursor_read_up_to(
+        self, store: EventStore
+    ) -> None:
+        one, two = a_stream(), a_stream()
+        appended = [
+            *(await store.append(one, 0, events(3))).events,
+            *(await store.append(two, 0, events(2))).events,
+            *(await store.append(one, 3, events(2))).events,
+        ]
+        wanted = frozenset({"test.E1", "test.E2"})
+        found, reach = await store.read_all_of(wanted, Cursor.START)
+        assert found == [e for e in appended if e.type in wanted]
+        assert reach == appended[-1].cursor
+        # a window of three events: the wanted ones in it, and where it ends
+        found, reach = await store.read_all_of(wanted, Cursor.START, scan=3)
+        assert (found, reach) == (appended[1:3], appended[2].cursor)
+        found, reach = await store.read_all_of(frozenset({"test.none"}), reach, scan=3)
+        assert (found, reach) == ([], appended[5].cursor)
+        # followed window by window, every wanted event once, in order
+        seen: list[StoredEvent] = []
+        cursor = Cursor.START
+        while True:
+            found, reach = await store.read_all_of(wanted, cursor, scan=2)
+            if reach == cursor:
+                break
+            seen += found
+            cursor = reach
+        assert seen == [e for e in appended if e.type in wanted]
+        # nothing new: nothing, and the cursor it was given
+        assert await store.read_all_of(wanted, appended[-1].cursor) == ([], appended[-1].cursor)
+
     async def test_tail_yields_stored_events_then_new_ones(self, store: EventStore) -> None:
         stream = a_stream()
         await store.append(stream, 0, events(3))

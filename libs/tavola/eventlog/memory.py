@@ -93,5 +93,12 @@ class InMemoryEventStore(EventStore):
     async def read_all(self, after: Cursor = Cursor.START, limit: int = 1000) -> list[StoredEvent]:
         return [event for event in self._log if event.cursor > after][:limit]
 
+    async def read_all_of(
+        self, types: frozenset[str], after: Cursor = Cursor.START, scan: int = 5000
+    ) -> tuple[list[StoredEvent], Cursor]:
+        scanned = await self.read_all(after, scan)
+        reach = scanned[-1].cursor if scanned else after
+        return [event for event in scanned if event.type in types], reach
+
     async def find_command(self, stream_id: str, command_id: str) -> CommandRecord | None:
         return self._commands.get((stream_id, command_id))

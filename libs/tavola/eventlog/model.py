@@ -190,6 +190,16 @@ class EventStore(ABC):
         """Events strictly after ``after`` in global order, never skipping a late commit."""
 
     @abstractmethod
+    async def read_all_of(
+        self, types: frozenset[str], after: Cursor = Cursor.START, scan: int = 5000
+    ) -> tuple[list[StoredEvent], Cursor]:
+        """Of the next ``scan`` events strictly after ``after`` in global order (as
+        ``read_all`` finds them), those whose type is one of ``types``; and the cursor
+        read up to, the last of the ``scan`` (``after`` when nothing new is committed). A
+        reader that wants a few types among many keeps that cursor and is sent only those:
+        the others stay in the database."""
+
+    @abstractmethod
     async def find_command(self, stream_id: str, command_id: str) -> CommandRecord | None:
         """The record of ``command_id`` in ``stream_id``, or None."""
 

@@ -79,6 +79,27 @@ ORDER BY tx, position
 LIMIT $3
 """
 
+# ``read_all_of``: the window of the next $3 events is found on the global order's index,
+# and only the rows of the wanted types are sent, each with the window's last cursor (one
+# row with no event when none is wanted; no row when nothing new is committed).
+READ_ALL_OF_QUERY = f"""
+WITH scanned AS MATERIALIZED (
+  SELECT tx, position, type FROM events
+  WHERE (tx, position) > ($1::xid8, $2::bigint)
+    AND tx < (SELECT pg_snapshot_xmin(pg_current_snapshot()))
+  ORDER BY tx, position
+  LIMIT $3
+), reach AS (
+  SELECT tx, position FROM scanned ORDER BY tx DESC, position DESC LIMIT 1
+)
+SELECT reach.tx, reach.position, wanted.* FROM reach LEFT JOIN LATERAL (
+  SELECT {", ".join("e." + c.strip() for c in _SELECT_COLUMNS.split(","))}
+  FROM scanned s JOIN events e ON e.tx = s.tx AND e.position = s.position
+  WHERE s.type = ANY($4::text[])
+) wanted ON true
+ORDER BY wanted.tx, wanted.position
+"""
+
 
 async def _keep_session(_conn: asyncpg.Connection) -> None:
     """No reset on release: the store keeps no session state (no LISTEN, advisory lock,
@@ -325,6 +346,17 @@ class PostgresEventStore(EventStore):
     async def read_all(self, after: Cursor = Cursor.START, limit: int = 1000) -> list[StoredEvent]:
         rows = await self._pool.fetch(READ_ALL_QUERY, after.tx, after.position, limit)
         return [_event(*row) for row in rows]
+
+    async def read_all_of(
+        self, types: frozenset[str], after: Cursor = Cursor.START, scan: int = 5000
+    ) -> tuple[list[StoredEvent], Cursor]:
+        rows = await self._pool.fetch(
+            READ_ALL_OF_QUERY, after.tx, after.position, scan, sorted(types)
+        )
+        if not rows:
+            return [], after
+        reach = Cursor(rows[0][0], rows[0][1])
+        return [_event(*row[2:]) for row in rows if row[2] is not None], reach
 
     async def find_command(self, stream_id: str, command_id: str) -> CommandRecord | None:
         return await _find_command(self._pool, stream_id, command_id)

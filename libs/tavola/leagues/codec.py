@@ -15,6 +15,7 @@ from tavola.rules.interface import Event
 PREFIX = "league"
 STREAM_PREFIX = "league-"
 _CLASSES = {f"{PREFIX}.{cls.__name__}": cls for cls in LEAGUE_EVENTS}
+LEAGUE_TYPES = frozenset(_CLASSES)  # every league event's type name
 
 
 def stream_of(league_id: str) -> str:
