@@ -128,49 +128,12 @@ def _median_ms(work: Callable[[], object], seconds: float) -> float:
     return statistics.median(times) * 1000
 
 
-MASTER_BENCH_SAMPLES = 100  # the master's budget per decision here
-UNSAMPLED = ("Declare", "AnswerPoverty", "GiveBack")  # Doppelkopf's master asks hard for these
-MASTER_BEFORE = {  # samples/s with this bench before the rules were made faster (issue #13)
-    "fan-tan": 0.0,
-    "spades": 0.0,
-    "barbu": 0.0,
-    "dominoes": 0.0,
-    "doppelkopf": 0.0,
-}
-
-
 def _master_rates(seconds: float) -> None:
-    """The master level's sampled deals per CPU second, on seeded positions of every game
-    (``tavola.bots.positions``), each with a budget of ``MASTER_BENCH_SAMPLES``: the rate
-    that caps how many deals a decision samples in its thinking time."""
-    from tavola.bots.interface import Budget
-    from tavola.bots.positions import TABLES, positions
-    from tavola.bots.registry import policy_for
+    """The master level's rate of sampling deals, against issue #13's baseline in this run
+    (``tavola.benchmarks.master``)."""
+    from tavola.benchmarks.master import master_rates
 
-    print(f"== master bot: sampled deals per second (budget {MASTER_BENCH_SAMPLES} a decision) ==")
-    for name in registry.names():
-        game = registry.get(name)
-        chosen = [
-            p
-            for t in TABLES
-            if t.game == name
-            for p in positions(t)
-            if type(p.legal[0]).__name__ not in UNSAMPLED
-        ]
-        policy = policy_for(name, "master")
-        decisions = 0
-        started = time.process_time()
-        while decisions < len(chosen) or time.process_time() - started < seconds:
-            p = chosen[decisions % len(chosen)]
-            rng = random.Random(decisions)
-            policy.decide(game, p.knowledge, p.legal, rng, Budget(MASTER_BENCH_SAMPLES))
-            decisions += 1
-        rate = decisions * MASTER_BENCH_SAMPLES / (time.process_time() - started)
-        before = MASTER_BEFORE.get(name, 0.0)
-        ratio = (
-            f" | before {before:8.0f} | ratio {rate / before:5.2f} (target 2.00)" if before else ""
-        )
-        print(f"{name:>12}: {rate:8.0f} samples/s over {decisions} decisions{ratio}")
+    master_rates(seconds, list(registry.names()))
 
 
 def _hands(events: Sequence[object]) -> int:
