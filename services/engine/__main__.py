@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from services.engine.bootstrap import run
 from services.engine.config import EngineConfig
 from tavola.service.logging import configure
 from tavola.service.runtime import load_games, stop_on_signals, tune_gc
+from tavola.service.runtime import run as run_service
 
 
 async def main() -> None:
@@ -20,4 +19,4 @@ async def main() -> None:
 if __name__ == "__main__":
     load_games()
     tune_gc()
-    asyncio.run(main())
+    run_service(main())

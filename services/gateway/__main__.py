@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from services.gateway.bootstrap import run
 from services.gateway.config import GatewayConfig
 from tavola.service.logging import configure
+from tavola.service.runtime import run as run_service
 from tavola.service.runtime import stop_on_signals, tune_gc
 
 
@@ -19,4 +18,4 @@ async def main() -> None:
 
 if __name__ == "__main__":
     tune_gc()
-    asyncio.run(main())
+    run_service(main())

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from tavola.service.config import ServiceConfig
 from tavola.service.logging import configure
 from tavola.service.runtime import load_games, stop_on_signals, tune_gc
+from tavola.service.runtime import run as run_service
 
 
 def serve(name: str, run: Callable[[ServiceConfig, asyncio.Event], Awaitable[None]]) -> None:
@@ -20,4 +21,4 @@ def serve(name: str, run: Callable[[ServiceConfig, asyncio.Event], Awaitable[Non
 
     load_games()
     tune_gc()
-    asyncio.run(main())
+    run_service(main())

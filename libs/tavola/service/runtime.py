@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import os
 import signal
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping, Sequence
+from typing import Any, TypeVar
 
 import asyncpg
 import grpc
@@ -27,6 +29,7 @@ from tavola.service.config import EventStreamLimits, metrics_address
 from tavola.service.grpc_metrics import GrpcMetricsInterceptor
 
 log = structlog.get_logger(__name__)
+T = TypeVar("T")
 
 
 async def connect_nats(url: str, name: str) -> NATS:
@@ -118,6 +121,23 @@ def load_games() -> None:
     for game in registry.all_games():
         game.rules_versions()
         events.prepare(game.info.name)
+
+
+def run(main: Coroutine[Any, Any, T]) -> T:
+    """Run a service's main coroutine on uvloop's event loop (libuv: its sockets, timers
+    and callbacks cost a fraction of asyncio's own, and every move is a few dozen socket
+    writes and callbacks across the services), or on asyncio's when uvloop is missing or
+    ``TAVOLA_EVENT_LOOP=asyncio`` asks for it."""
+    factory: Callable[[], asyncio.AbstractEventLoop] | None = None
+    if os.environ.get("TAVOLA_EVENT_LOOP", "uvloop") != "asyncio":
+        try:
+            import uvloop
+        except ImportError:  # pragma: no cover - a dependency of the platform
+            log.warning("runtime.no_uvloop")
+        else:
+            factory = uvloop.new_event_loop
+    with asyncio.Runner(loop_factory=factory) as runner:
+        return runner.run(main)
 
 
 def tune_gc() -> None:
