@@ -39,8 +39,15 @@ test("a Doppelkopf game with a reservation and an announcement is played with th
         } else if (!announced && (await call.count()) > 0) {
           // the offer passes when the table moves on (a card played by the one on turn)
           if (!(await call.first().click({ timeout: 3000 }).then(() => true, () => false))) continue;
+          // made (its badge shows), or refused because a card was played meanwhile (the
+          // table says it moved on): then look again
+          const outcome = await page.waitForFunction(
+            () => (document.querySelector(".my-area .badge.call") ? "made" : document.querySelector(".notice") ? "refused" : null),
+            null,
+            { timeout: 15_000, polling: 100 },
+          );
+          if ((await outcome.jsonValue()) !== "made") continue;
           announced = true;
-          await page.waitForFunction(() => document.querySelector(".my-area .badge.call"), null, { timeout: 15_000 });
           await shot(page, "doppelkopf-table");
           continue;
         } else if ((await page.locator(".in-hand.playable").count()) > 0) {
