@@ -14,10 +14,10 @@ from tavola.games.dominoes.actions import Play
 from tavola.games.dominoes.bots.heuristics import hard_choice, medium_choice, numbers_text
 from tavola.games.dominoes.bots.inference import INDEX, PIPS, infer
 from tavola.games.dominoes.bots.sim import (
+    Dealer,
     Ends,
     Move,
     after,
-    determinize,
     playout,
     value,
 )
@@ -75,9 +75,10 @@ class MasterPolicy:
         if len(plays) <= 1:
             return legal[0]
         info = infer(knowledge)
+        dealer = Dealer(info)
         totals = [0.0] * len(moves)
         for _ in range(max(1, budget.samples)):
-            deal = determinize(info, rng)
+            deal = dealer.deal(rng)
             for i, move in enumerate(moves):
                 result = playout(deal, info.options, info.ends, info.seat, move)
                 totals[i] += value(result, info.seat)

@@ -4,16 +4,18 @@ A *determinization* deals the unseen tiles to the other seats and the boneyard, 
 every count and every inference (a seat never gets a tile it is known to lack). Tiles are
 placed most-constrained first, each at a random location weighted by its free room, among
 the locations that keep the rest placeable (Hall's condition over the ≤ 4 locations).
+A :class:`Dealer` holds what every deal of one decision shares, so a deal costs only its
+random draws.
 
-A *playout* finishes the hand with the rule book's mechanics on plain integer lists
-(playing, drawing until a tile fits while more than two remain, passing, domino, blocked)
-and scores it with the rules' own scoring functions, so the points are the rules' points.
-Each seat plays :func:`playout_choice`, a quick greedy rule.
+A *playout* finishes the hand with the rule book's mechanics on tiles as bits (playing,
+drawing until a tile fits while more than two remain, passing, domino, blocked) and scores
+it with the rules' own scoring functions, so the points are the rules' points. Each seat
+plays :func:`playout_choice`, a quick greedy rule.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tavola.bots.interface import Rng
 from tavola.games.dominoes.bots.inference import DOUBLE, HIGH, LOW, MASK, PIPS, TILES, Inference
@@ -21,6 +23,7 @@ from tavola.games.dominoes.events import Bonus
 from tavola.games.dominoes.scoring import (
     HandResult,
     last_tile_bonus,
+    mask_pips,
     score_blocked,
     score_domino,
 )
@@ -62,96 +65,129 @@ def moves(hand: list[int], ends: Ends | None) -> list[Move]:
     return out
 
 
-def fits_any(hand: list[int], ends: Ends) -> bool:
-    mask = (1 << ends[0]) | (1 << ends[1])
-    return any(MASK[t] & mask for t in hand)
-
-
 # ----- determinization -----------------------------------------------------------------------
+def _bits(tiles: list[int]) -> int:
+    mask = 0
+    for t in tiles:
+        mask |= 1 << t
+    return mask
+
+
 @dataclass
 class Deal:
-    """A full position: every seat's tiles and the boneyard in drawing order."""
+    """A full position: every seat's tiles and the boneyard in drawing order.
+
+    Derived for the playouts (``__post_init__``): ``tiles``, each seat's tiles as bits, and
+    ``bias``, each tile's part of the greedy key that does not change during a playout —
+    its weight, and its place in its hand (the first of equal moves wins, so the order of
+    the lists is part of the deal; a drawn tile goes after the tiles dealt).
+    """
 
     held: list[list[int]]
     boneyard: list[int]
+    tiles: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    bias: list[int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.tiles = tuple(map(_bits, self.held))
+        bias = list(_WEIGHT_KEY)
+        for hand in self.held:
+            for place, t in enumerate(hand):
+                bias[t] -= _PLACE * place
+        for place, t in enumerate(self.boneyard, len(TILES)):
+            bias[t] -= _PLACE * place
+        self.bias = bias
+
+
+class Dealer:
+    """The determinizations of one decision: the locations (the other seats in playing
+    order, then the boneyard), their room, where each unseen tile may go and the Hall slack
+    before any tile is placed are worked out once; :meth:`deal` only draws."""
+
+    def __init__(self, info: Inference) -> None:
+        seats = info.others()
+        self.info = info
+        self.seats = seats
+        self.room = [info.counts[s] for s in seats] + [info.boneyard]
+        spare = 1 << len(seats) if info.boneyard else 0  # the boneyard takes anything
+        self.tiles = list(info.unseen)
+        self.allowed = [
+            sum(1 << i for i, s in enumerate(seats) if info.can_hold(s, t)) | spare
+            for t in info.unseen
+        ]
+        locations = len(self.room)
+        full = (1 << locations) - 1
+        self.free_for_all = all(mask == full for mask in self.allowed)
+        self.freedom = [bin(mask).count("1") for mask in self.allowed]
+        # Hall's condition as a slack per set of locations: its room minus the tiles still
+        # to place that can go nowhere else (it holds while no slack is negative)
+        subsets = range(1 << locations)
+        self.slack = [
+            sum(r for j, r in enumerate(self.room) if s >> j & 1)
+            - sum(1 for mask in self.allowed if mask & ~s == 0)
+            for s in subsets
+        ]
+        self.supersets = [[s for s in subsets if mask & ~s == 0] for mask in range(full + 1)]
+        self.holding = [[s for s in subsets if s >> loc & 1] for loc in range(locations)]
+        self.lacking = [[s for s in subsets if s and not s >> loc & 1] for loc in range(locations)]
+
+    def deal(self, rng: Rng) -> Deal:
+        info = self.info
+        placed = self._place(rng)
+        held: list[list[int]] = [[] for _ in range(info.players)]
+        held[info.seat] = list(info.hand)
+        for i, s in enumerate(self.seats):
+            held[s] = placed[i]
+        boneyard = placed[-1]
+        rng.shuffle(boneyard)  # the draws of ``_shuffle``: random.Random's own loop
+        return Deal(held, boneyard)
+
+    def _place(self, rng: Rng) -> list[list[int]]:
+        tiles, allowed, room = self.tiles, self.allowed, self.room
+        order = list(range(len(tiles)))
+        rng.shuffle(order)
+        if self.free_for_all:
+            out: list[list[int]] = []
+            start = 0
+            for n in room:
+                out.append([tiles[i] for i in order[start : start + n]])
+                start += n
+            return out
+        order.sort(key=self.freedom.__getitem__)
+        out = [[] for _ in room]
+        free = list(room)
+        slack = list(self.slack)
+        supersets, holding, lacking = self.supersets, self.holding, self.lacking
+        locations = range(len(room))
+        for i in order:
+            mask = allowed[i]
+            for s in supersets[mask]:  # the tile is no longer to place
+                slack[s] += 1
+            options = [loc for loc in locations if mask >> loc & 1 and free[loc] > 0]
+            while len(options) > 1:
+                loc = _weighted(options, free, rng)
+                if min([slack[s] for s in holding[loc]]) > 0 and (
+                    min([slack[s] for s in lacking[loc]]) >= 0
+                ):
+                    break
+                options.remove(loc)
+            else:
+                loc = options[0] if options else _any_room(free)
+            free[loc] -= 1
+            for s in holding[loc]:
+                slack[s] -= 1
+            out[loc].append(tiles[i])
+        return out
 
 
 def determinize(info: Inference, rng: Rng) -> Deal:
-    seats = info.others()
-    room = [info.counts[s] for s in seats] + [info.boneyard]
-    allowed = (
-        [
-            sum(1 << i for i, s in enumerate(seats) if info.can_hold(s, t)) | 1 << len(seats)
-            for t in info.unseen
-        ]
-        if info.boneyard
-        else [sum(1 << i for i, s in enumerate(seats) if info.can_hold(s, t)) for t in info.unseen]
-    )
-    placed = _place(list(info.unseen), allowed, room, rng)
-    held: list[list[int]] = [[] for _ in range(info.players)]
-    held[info.seat] = list(info.hand)
-    for i, s in enumerate(seats):
-        held[s] = placed[i]
-    boneyard = placed[len(seats)]
-    _shuffle(boneyard, rng)
-    return Deal(held, boneyard)
-
-
-def _place(tiles: list[int], allowed: list[int], room: list[int], rng: Rng) -> list[list[int]]:
-    order = list(range(len(tiles)))
-    _shuffle(order, rng)
-    out: list[list[int]] = [[] for _ in room]
-    full = (1 << len(room)) - 1
-    if all(mask == full for mask in allowed):
-        start = 0
-        for loc, n in enumerate(room):
-            out[loc] = [tiles[i] for i in order[start : start + n]]
-            start += n
-        return out
-    order.sort(key=lambda i: bin(allowed[i]).count("1"))
-    left: dict[int, int] = {}  # tiles still to place, by allowed-location mask
-    for mask in allowed:
-        left[mask] = left.get(mask, 0) + 1
-    free = list(room)
-    for i in order:
-        mask = allowed[i]
-        left[mask] -= 1
-        options = [loc for loc in range(len(room)) if mask >> loc & 1 and free[loc] > 0]
-        while len(options) > 1:
-            loc = _weighted(options, free, rng)
-            free[loc] -= 1
-            if _feasible(left, free):
-                break
-            free[loc] += 1
-            options.remove(loc)
-        else:
-            loc = options[0] if options else _any_room(free)
-            free[loc] -= 1
-        out[loc].append(tiles[i])
-    return out
+    """One deal of the unseen tiles (``Dealer(info).deal``: a decision reuses its dealer)."""
+    return Dealer(info).deal(rng)
 
 
 def _any_room(free: list[int]) -> int:
     """Only reached when the knowledge is contradictory; keeps the counts right."""
     return next(loc for loc, n in enumerate(free) if n > 0)
-
-
-def _feasible(left: dict[int, int], free: list[int]) -> bool:
-    """Hall's condition: every set of locations has room for the tiles still to place
-    that can go nowhere else."""
-    for subset in range(1, 1 << len(free)):
-        need = 0
-        for mask, n in left.items():
-            if n and mask & ~subset == 0:
-                need += n
-        if need:
-            room = 0
-            for j, r in enumerate(free):
-                if subset >> j & 1:
-                    room += r
-            if need > room:
-                return False
-    return True
 
 
 def _weighted(options: list[int], free: list[int], rng: Rng) -> int:
@@ -164,12 +200,6 @@ def _weighted(options: list[int], free: list[int], rng: Rng) -> int:
     return options[-1]
 
 
-def _shuffle(items: list[int], rng: Rng) -> None:
-    for i in range(len(items) - 1, 0, -1):
-        j = rng.randrange(i + 1)
-        items[i], items[j] = items[j], items[i]
-
-
 # ----- playouts ----------------------------------------------------------------------------
 SHOWN_BY = tuple(sum(1 << t for t in range(len(TILES)) if MASK[t] >> n & 1) for n in range(7))
 """``SHOWN_BY[n]``: the tiles (as bits) that show number ``n``."""
@@ -178,25 +208,15 @@ SHOWN_BY = tuple(sum(1 << t for t in range(len(TILES)) if MASK[t] >> n & 1) for 
 def playout_choice(hand: list[int], ends: Ends | None, rival: int, partner: int) -> Move:
     """Greedy, seeing the sampled hands: shed weight and doubles, keep a tile for the next
     turn, leave ends the next player (a rival) cannot match and the partner can.
-    ``rival`` and ``partner`` are the masks of numbers those seats hold."""
-    tiles = 0
-    for t in hand:
-        tiles |= 1 << t
-    return _choice(hand, tiles, ends, rival, partner)
-
-
-def _choice(hand: list[int], tiles: int, ends: Ends | None, rival: int, partner: int) -> Move:
-    """``playout_choice`` given the hand also as bits (``tiles``)."""
+    ``rival`` and ``partner`` are the masks of numbers those seats hold. The first of
+    equally good moves wins (:func:`moves` order). :func:`playout` plays this rule from
+    tables."""
+    tiles = _bits(hand)
     best: Move | None = None
     best_key = -100
     for move in moves(hand, ends):
-        tile, end = move
-        if ends is None:  # ``after``, inline
-            left, right = HIGH[tile], LOW[tile]
-        elif end == 0:
-            left, right = LOW[tile] if HIGH[tile] == ends[0] else HIGH[tile], ends[1]
-        else:
-            left, right = ends[0], LOW[tile] if HIGH[tile] == ends[1] else HIGH[tile]
+        tile = move[0]
+        left, right = after(ends, move)
         mask = (1 << left) | (1 << right)
         # the other tiles of the hand that show a number of the new ends
         follow = (tiles & ~(1 << tile) & (SHOWN_BY[left] | SHOWN_BY[right])).bit_count()
@@ -211,54 +231,88 @@ def _choice(hand: list[int], tiles: int, ends: Ends | None, rival: int, partner:
     return best
 
 
-def _numbers(hand: list[int]) -> int:
-    mask = 0
-    for t in hand:
-        mask |= MASK[t]
-    return mask
+# The greedy key of a move, scaled so that ties break in the order of ``moves``: a key
+# counts _POINT per point of ``playout_choice``, minus _PLACE per place of the tile in its
+# hand, minus one for the left end (the right end comes first).
+_POINT = 128
+_PLACE = 2
+_WEIGHT_KEY = tuple(_POINT * (PIPS[t] + (6 if DOUBLE[t] else 0)) for t in range(len(TILES)))
+_FOLLOW_KEY = tuple(_POINT * 3 * min(max(n - 1, 0), 2) for n in range(len(TILES) + 1))
+"""By the count of the hand's tiles showing a new end, the played tile among them."""
+_RIVAL_KEY = _POINT * 8
+_PARTNER_KEY = _POINT * 4
+
+ENDS: tuple[Ends, ...] = tuple((a, b) for a in range(7) for b in range(7))
+"""The line's ends by index ``7 * left + right``."""
+SHOWING = tuple(SHOWN_BY[a] | SHOWN_BY[b] for a, b in ENDS)
+"""By ends index: the tiles (as bits) that fit the line."""
+PLACES = tuple(
+    tuple(
+        tuple(
+            (7 * left + right, SHOWING[7 * left + right], end - 1)
+            for tile, end in moves([t], ends)
+            for left, right in (after(ends, (tile, end)),)
+        )
+        for t in range(len(TILES))
+    )
+    for ends in ENDS
+)
+"""``PLACES[ends][tile]``: each placement of the tile, in ``moves`` order, as the ends index
+after it, the tiles fitting those ends and its tie-break term (-1 on the left end)."""
 
 
 def playout(
     deal: Deal, options: DominoesOptions, ends: Ends | None, seat: int, move: Move
 ) -> HandResult:
     """``seat`` lays ``move``; everyone then plays :func:`playout_choice` to the end. Each
-    seat's tiles are kept as a list (their order decides ties) and as bits, with the
-    numbers they show (``numbers``), so fitting the line is a bit test."""
-    held = [list(h) for h in deal.held]
-    tiles = [sum(1 << t for t in h) for h in held]
-    numbers = [_numbers(h) for h in held]
-    boneyard = list(deal.boneyard)
-    players = len(held)
-    draw = options.mode == "draw"
-    while True:
-        tile = move[0]
-        before = ends
-        held[seat].remove(tile)
-        tiles[seat] &= ~(1 << tile)
-        numbers[seat] = _numbers(held[seat])
-        ends = after(ends, move)
+    seat's tiles are bits; the line is its ends index, so fitting and the greedy key's
+    parts are a table look-up and a bit test."""
+    tiles = list(deal.tiles)
+    bias = deal.bias
+    boneyard = deal.boneyard
+    drawable = len(boneyard) - BONEYARD_KEPT if options.mode == "draw" else 0
+    drawn = 0
+    players = len(tiles)
+    tile = move[0]
+    left, right = after(ends, move)
+    at = 7 * left + right
+    while True:  # ``seat`` lays ``tile``, which leaves the ends ``at``
+        mine = tiles[seat] & ~(1 << tile)
+        tiles[seat] = mine
+        if not mine:
+            bonus = Bonus.NONE if ends is None else last_tile_bonus(TILES[tile], ends)
+            return score_domino(options, seat, bonus, tuple(map(mask_pips, tiles)))
         last = seat
-        if not held[seat]:
-            bonus = Bonus.NONE if before is None else last_tile_bonus(TILES[tile], before)
-            return score_domino(options, seat, bonus, _pips(held))
+        showing = SHOWING[at]
         seat = (seat - 1) % players
-        showing = (1 << ends[0]) | (1 << ends[1])
-        while not numbers[seat] & showing:
-            if not (draw and len(boneyard) > BONEYARD_KEPT):
-                if not any(n & showing for n in numbers):
-                    return score_blocked(options, last, _pips(held))
+        while not tiles[seat] & showing:
+            if drawn >= drawable:
+                if not any(mask & showing for mask in tiles):
+                    return score_blocked(options, last, tuple(map(mask_pips, tiles)))
                 seat = (seat - 1) % players
                 continue
-            drawn = boneyard.pop(0)
-            held[seat].append(drawn)
-            tiles[seat] |= 1 << drawn
-            numbers[seat] |= MASK[drawn]
-        partner = numbers[(seat + 2) % players] if players == 4 else 0
-        move = _choice(held[seat], tiles[seat], ends, numbers[(seat - 1) % players], partner)
-
-
-def _pips(held: list[list[int]]) -> tuple[int, ...]:
-    return tuple(sum(PIPS[t] for t in h) for h in held)
+            tiles[seat] |= 1 << boneyard[drawn]
+            drawn += 1
+        mine = tiles[seat]
+        rival = tiles[(seat - 1) % players]
+        partner = tiles[(seat + 2) % players] if players == 4 else 0
+        places = PLACES[at]
+        best = -(1 << 20)
+        fitting = mine & showing
+        while fitting:  # ``playout_choice``, from the tables
+            low = fitting & -fitting
+            fitting ^= low
+            t = low.bit_length() - 1
+            for new, shows, tie in places[t]:
+                key = bias[t] + tie + _FOLLOW_KEY[(mine & shows).bit_count()]
+                if rival & shows:
+                    key -= _RIVAL_KEY
+                if partner & shows:
+                    key += _PARTNER_KEY
+                if key > best:
+                    best, tile, then = key, t, new
+        ends = ENDS[at]
+        at = then
 
 
 def value(result: HandResult, seat: int) -> float:
