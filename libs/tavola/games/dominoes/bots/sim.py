@@ -15,6 +15,7 @@ plays :func:`playout_choice`, a quick greedy rule.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from tavola.bots.interface import Rng
@@ -101,35 +102,46 @@ class Deal:
 
 class Dealer:
     """The determinizations of one decision: the locations (the other seats in playing
-    order, then the boneyard), their room, where each unseen tile may go and the Hall slack
-    before any tile is placed are worked out once; :meth:`deal` only draws."""
+    order, then the boneyard), their room, where each unseen tile may go and the Hall
+    slacks before any tile is placed are worked out once; :meth:`deal` only draws.
+
+    Hall's condition is kept as a *slack* per set of locations: its free room minus the
+    tiles still to place that can go nowhere else; it holds while no slack is negative.
+    The slacks are packed in one int, a byte per set (bits ``8 * set`` on), each holding
+    ``slack + _SLACK_ZERO`` (a slack lies within ±28, so a byte never over- or underflows
+    into the next): releasing a tile adds one to the bytes of the sets that contain all its
+    locations, placing it takes one from those of the sets with its location, and "no
+    slack of these sets below ``n``" is one addition and one mask.
+    """
 
     def __init__(self, info: Inference) -> None:
         seats = info.others()
         self.info = info
         self.seats = seats
-        self.room = [info.counts[s] for s in seats] + [info.boneyard]
+        self.room = room = [info.counts[s] for s in seats] + [info.boneyard]
         spare = 1 << len(seats) if info.boneyard else 0  # the boneyard takes anything
         self.tiles = list(info.unseen)
-        self.allowed = [
+        self.allowed = allowed = [
             sum(1 << i for i, s in enumerate(seats) if info.can_hold(s, t)) | spare
             for t in info.unseen
         ]
-        locations = len(self.room)
-        full = (1 << locations) - 1
-        self.free_for_all = all(mask == full for mask in self.allowed)
-        self.freedom = [bin(mask).count("1") for mask in self.allowed]
-        # Hall's condition as a slack per set of locations: its room minus the tiles still
-        # to place that can go nowhere else (it holds while no slack is negative)
-        subsets = range(1 << locations)
-        self.slack = [
-            sum(r for j, r in enumerate(self.room) if s >> j & 1)
-            - sum(1 for mask in self.allowed if mask & ~s == 0)
-            for s in subsets
-        ]
-        self.supersets = [[s for s in subsets if mask & ~s == 0] for mask in range(full + 1)]
-        self.holding = [[s for s in subsets if s >> loc & 1] for loc in range(locations)]
-        self.lacking = [[s for s in subsets if s and not s >> loc & 1] for loc in range(locations)]
+        full = (1 << len(room)) - 1
+        self.free_for_all = all(mask == full for mask in allowed)
+        self.freedom = [bin(mask).count("1") for mask in allowed]
+        locations = range(len(room))
+        self.places = [[loc for loc in locations if mask >> loc & 1] for mask in range(full + 1)]
+        sets = range(1, full + 1)
+        slack = {
+            s: sum(room[loc] for loc in self.places[s]) - sum(mask & ~s == 0 for mask in allowed)
+            for s in sets
+        }
+        # every slack at least 0 from the start: Hall's condition holds, and so it will after
+        # each tile (placed where it still holds, or at the one place left, which then must)
+        self.consistent = min(slack.values()) >= 0
+        self.slacks = sum((_SLACK_ZERO + slack[s]) << 8 * s for s in sets)
+        self.release = [_bytes(s for s in sets if mask & ~s == 0) for mask in range(full + 1)]
+        self.take = [_bytes(s for s in sets if s >> loc & 1) for loc in locations]
+        self.others = [_bytes(s for s in sets if not s >> loc & 1) for loc in locations]
 
     def deal(self, rng: Rng) -> Deal:
         info = self.info
@@ -139,7 +151,7 @@ class Dealer:
         for i, s in enumerate(self.seats):
             held[s] = placed[i]
         boneyard = placed[-1]
-        rng.shuffle(boneyard)  # the draws of ``_shuffle``: random.Random's own loop
+        rng.shuffle(boneyard)  # the draws of a Fisher-Yates shuffle by ``randrange``
         return Deal(held, boneyard)
 
     def _place(self, rng: Rng) -> list[list[int]]:
@@ -156,28 +168,46 @@ class Dealer:
         order.sort(key=self.freedom.__getitem__)
         out = [[] for _ in room]
         free = list(room)
-        slack = list(self.slack)
-        supersets, holding, lacking = self.supersets, self.holding, self.lacking
-        locations = range(len(room))
+        slacks = self.slacks
+        places, release, take, others = self.places, self.release, self.take, self.others
+        consistent = self.consistent
         for i in order:
             mask = allowed[i]
-            for s in supersets[mask]:  # the tile is no longer to place
-                slack[s] += 1
-            options = [loc for loc in locations if mask >> loc & 1 and free[loc] > 0]
-            while len(options) > 1:
-                loc = _weighted(options, free, rng)
-                if min([slack[s] for s in holding[loc]]) > 0 and (
-                    min([slack[s] for s in lacking[loc]]) >= 0
+            slacks += release[mask]  # the tile is no longer to place
+            options = [loc for loc in places[mask] if free[loc]]
+            while len(options) > 1:  # a place weighted by its free room, if Hall still holds
+                pick = rng.randrange(sum([free[loc] for loc in options]))
+                for loc in options:
+                    pick -= free[loc]
+                    if pick < 0:
+                        break
+                if _at_least(slacks, take[loc], 1) and (  # the sets holding ``loc`` lose one
+                    consistent or _at_least(slacks, others[loc], 0)
                 ):
                     break
                 options.remove(loc)
             else:
                 loc = options[0] if options else _any_room(free)
             free[loc] -= 1
-            for s in holding[loc]:
-                slack[s] -= 1
+            slacks -= take[loc]
             out[loc].append(tiles[i])
         return out
+
+
+_SLACK_ZERO = 64  # a slack's byte holds slack + 64, below 128
+_SIGN = 128  # a byte's top bit
+
+
+def _at_least(slacks: int, sets: int, n: int) -> bool:
+    """Whether every set marked in ``sets`` (a one in its byte) has a slack of ``n`` or more
+    (shifted up by ``64 - n``, each such byte reaches 128)."""
+    signs = _SIGN * sets
+    return (slacks + (_SLACK_ZERO - n) * sets) & signs == signs
+
+
+def _bytes(sets: Iterable[int]) -> int:
+    """One in the byte of each set (see :class:`Dealer`)."""
+    return sum(1 << 8 * s for s in sets)
 
 
 def determinize(info: Inference, rng: Rng) -> Deal:
@@ -188,16 +218,6 @@ def determinize(info: Inference, rng: Rng) -> Deal:
 def _any_room(free: list[int]) -> int:
     """Only reached when the knowledge is contradictory; keeps the counts right."""
     return next(loc for loc, n in enumerate(free) if n > 0)
-
-
-def _weighted(options: list[int], free: list[int], rng: Rng) -> int:
-    total = sum(free[loc] for loc in options)
-    pick = rng.randrange(total) if total > 0 else 0
-    for loc in options:
-        pick -= free[loc]
-        if pick < 0:
-            return loc
-    return options[-1]
 
 
 # ----- playouts ----------------------------------------------------------------------------
@@ -266,39 +286,47 @@ def playout(
 ) -> HandResult:
     """``seat`` lays ``move``; everyone then plays :func:`playout_choice` to the end. Each
     seat's tiles are bits; the line is its ends index, so fitting and the greedy key's
-    parts are a table look-up and a bit test."""
+    parts are a table look-up and a bit test (and a lone fitting tile with one placement,
+    nearly half the turns, is played without its key)."""
     tiles = list(deal.tiles)
     bias = deal.bias
     boneyard = deal.boneyard
     drawable = len(boneyard) - BONEYARD_KEPT if options.mode == "draw" else 0
     drawn = 0
-    players = len(tiles)
+    following = _NEXT_SEAT[len(tiles)]
+    partners = len(tiles) == 4
     tile = move[0]
     left, right = after(ends, move)
     at = 7 * left + right
     while True:  # ``seat`` lays ``tile``, which leaves the ends ``at``
-        mine = tiles[seat] & ~(1 << tile)
+        mine = tiles[seat] ^ (1 << tile)
         tiles[seat] = mine
         if not mine:
             bonus = Bonus.NONE if ends is None else last_tile_bonus(TILES[tile], ends)
             return score_domino(options, seat, bonus, tuple(map(mask_pips, tiles)))
         last = seat
         showing = SHOWING[at]
-        seat = (seat - 1) % players
+        seat = following[seat]
         while not tiles[seat] & showing:
             if drawn >= drawable:
                 if not any(mask & showing for mask in tiles):
                     return score_blocked(options, last, tuple(map(mask_pips, tiles)))
-                seat = (seat - 1) % players
+                seat = following[seat]
                 continue
             tiles[seat] |= 1 << boneyard[drawn]
             drawn += 1
         mine = tiles[seat]
-        rival = tiles[(seat - 1) % players]
-        partner = tiles[(seat + 2) % players] if players == 4 else 0
         places = PLACES[at]
-        best = -(1 << 20)
+        ends = ENDS[at]
         fitting = mine & showing
+        if not fitting & (fitting - 1):  # one tile fits
+            tile = fitting.bit_length() - 1
+            if len(places[tile]) == 1:
+                at = places[tile][0][0]
+                continue
+        rival = tiles[following[seat]]
+        partner = tiles[seat ^ 2] if partners else 0  # seats 0 and 2, 1 and 3
+        best = -(1 << 20)
         while fitting:  # ``playout_choice``, from the tables
             low = fitting & -fitting
             fitting ^= low
@@ -310,9 +338,11 @@ def playout(
                 if partner & shows:
                     key += _PARTNER_KEY
                 if key > best:
-                    best, tile, then = key, t, new
-        ends = ENDS[at]
-        at = then
+                    best, tile, at = key, t, new
+
+
+_NEXT_SEAT = tuple(tuple((seat - 1) % players for seat in range(players)) for players in range(5))
+"""By the number of players: the seat after each (play is counter-clockwise)."""
 
 
 def value(result: HandResult, seat: int) -> float:
