@@ -26,6 +26,8 @@ from tavola.games.dominoes.bots.sim import (
     moves,
     playout,
     playout_choice,
+    playout_value,
+    value,
 )
 from tavola.games.dominoes.events import Bonus
 from tavola.games.dominoes.scoring import (
@@ -214,3 +216,5 @@ def test_a_playout_ends_and_scores_as_the_plain_playout(options: DominoesOptions
         for move in moves(deal.held[info.seat], info.ends):
             expected = reference_playout(deal, options, info.ends, info.seat, move)
             assert playout(deal, options, info.ends, info.seat, move) == expected
+            points = playout_value(deal, options, info.ends, info.seat, move)
+            assert points == value(expected, info.seat)

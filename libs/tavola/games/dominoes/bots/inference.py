@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from tavola.bots.interface import Knowledge
 from tavola.games.dominoes.deal import weight
@@ -82,7 +83,13 @@ class Inference:
 
 
 def options_of(knowledge: Knowledge, mode: str) -> DominoesOptions:
-    values = GAME.parse_options(dict(knowledge.options))
+    return _options(knowledge.options, mode)
+
+
+@lru_cache(maxsize=64)
+def _options(table: tuple[tuple[str, str], ...], mode: str) -> DominoesOptions:
+    """The table's options, parsed once per table (a value: its decisions share it)."""
+    values = GAME.parse_options(dict(table))
     values["mode"] = mode
     rest, clock = TIMERS.split(values)
     return DominoesOptions(**rest, clock=clock)  # type: ignore[arg-type]

@@ -18,8 +18,7 @@ from tavola.games.dominoes.bots.sim import (
     Ends,
     Move,
     after,
-    playout,
-    value,
+    playout_value,
 )
 from tavola.games.dominoes.line import resolve_end
 from tavola.rules.errors import Reason
@@ -76,12 +75,12 @@ class MasterPolicy:
             return legal[0]
         info = infer(knowledge)
         dealer = Dealer(info)
+        options, ends, seat = info.options, info.ends, info.seat
         totals = [0.0] * len(moves)
         for _ in range(max(1, budget.samples)):
             deal = dealer.deal(rng)
             for i, move in enumerate(moves):
-                result = playout(deal, info.options, info.ends, info.seat, move)
-                totals[i] += value(result, info.seat)
+                totals[i] += playout_value(deal, options, ends, seat, move)
         best = max(range(len(moves)), key=lambda i: (totals[i], -i))
         return plays[best]
 

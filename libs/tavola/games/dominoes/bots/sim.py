@@ -15,8 +15,10 @@ plays :func:`playout_choice`, a quick greedy rule.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 
 from tavola.bots.interface import Rng
 from tavola.games.dominoes.bots.inference import DOUBLE, HIGH, LOW, MASK, PIPS, TILES, Inference
@@ -128,20 +130,16 @@ class Dealer:
         full = (1 << len(room)) - 1
         self.free_for_all = all(mask == full for mask in allowed)
         self.freedom = [bin(mask).count("1") for mask in allowed]
-        locations = range(len(room))
-        self.places = [[loc for loc in locations if mask >> loc & 1] for mask in range(full + 1)]
-        sets = range(1, full + 1)
-        slack = {
-            s: sum(room[loc] for loc in self.places[s]) - sum(mask & ~s == 0 for mask in allowed)
-            for s in sets
-        }
+        self.sets = sets = _sets(len(room))
+        # each set's room, less the tiles that can go nowhere else
+        self.slacks = (
+            _SLACK_ZERO * sets.every
+            + sum(map(operator.mul, room, sets.take))
+            - sum(map(sets.release.__getitem__, allowed))
+        )
         # every slack at least 0 from the start: Hall's condition holds, and so it will after
         # each tile (placed where it still holds, or at the one place left, which then must)
-        self.consistent = min(slack.values()) >= 0
-        self.slacks = sum((_SLACK_ZERO + slack[s]) << 8 * s for s in sets)
-        self.release = [_bytes(s for s in sets if mask & ~s == 0) for mask in range(full + 1)]
-        self.take = [_bytes(s for s in sets if s >> loc & 1) for loc in locations]
-        self.others = [_bytes(s for s in sets if not s >> loc & 1) for loc in locations]
+        self.consistent = _at_least(self.slacks, sets.every, 0)
 
     def deal(self, rng: Rng) -> Deal:
         info = self.info
@@ -169,7 +167,8 @@ class Dealer:
         out = [[] for _ in room]
         free = list(room)
         slacks = self.slacks
-        places, release, take, others = self.places, self.release, self.take, self.others
+        sets = self.sets
+        places, release, take, others = sets.places, sets.release, sets.take, sets.others
         consistent = self.consistent
         for i in order:
             mask = allowed[i]
@@ -203,6 +202,29 @@ def _at_least(slacks: int, sets: int, n: int) -> bool:
     (shifted up by ``64 - n``, each such byte reaches 128)."""
     signs = _SIGN * sets
     return (slacks + (_SLACK_ZERO - n) * sets) & signs == signs
+
+
+@dataclass(frozen=True)
+class _Sets:
+    """The sets of ``n`` locations (bit ``loc`` per location), as bytes of a packed int."""
+
+    places: list[list[int]]  # by set: its locations
+    every: int  # a one in every set's byte
+    release: list[int]  # by set of a tile's locations: the sets holding all of them
+    take: list[int]  # by location: the sets holding it
+    others: list[int]  # by location: the other sets
+
+
+@cache
+def _sets(n: int) -> _Sets:
+    every = range(1, 1 << n)
+    return _Sets(
+        places=[[loc for loc in range(n) if s >> loc & 1] for s in range(1 << n)],
+        every=_bytes(every),
+        release=[_bytes(s for s in every if mask & ~s == 0) for mask in range(1 << n)],
+        take=[_bytes(s for s in every if s >> loc & 1) for loc in range(n)],
+        others=[_bytes(s for s in every if not s >> loc & 1) for loc in range(n)],
+    )
 
 
 def _bytes(sets: Iterable[int]) -> int:
@@ -284,17 +306,44 @@ after it, the tiles fitting those ends and its tie-break term (-1 on the left en
 def playout(
     deal: Deal, options: DominoesOptions, ends: Ends | None, seat: int, move: Move
 ) -> HandResult:
-    """``seat`` lays ``move``; everyone then plays :func:`playout_choice` to the end. Each
-    seat's tiles are bits; the line is its ends index, so fitting and the greedy key's
-    parts are a table look-up and a bit test (and a lone fitting tile with one placement,
-    nearly half the turns, is played without its key)."""
+    """``seat`` lays ``move``; everyone then plays :func:`playout_choice` to the end, which
+    the rules score."""
+    out, bonus, tiles = _play_out(deal, options, ends, seat, move)
+    if bonus is None:
+        return score_blocked(options, out, tuple(map(mask_pips, tiles)))
+    return score_domino(options, out, bonus, tuple(map(mask_pips, tiles)))
+
+
+def playout_value(
+    deal: Deal, options: DominoesOptions, ends: Ends | None, seat: int, move: Move
+) -> float:
+    """``value(playout(...), seat)``, the master's measure of a move. A domino is not built
+    into a result: it scores the pips left on the other side plus the bonus of the last
+    tile, as :func:`~tavola.games.dominoes.scoring.score_domino` counts them."""
+    out, bonus, tiles = _play_out(deal, options, ends, seat, move)
+    if bonus is None:
+        return value(score_blocked(options, out, tuple(map(mask_pips, tiles))), seat)
+    side = out % 2
+    points = sum(map(mask_pips, tiles[1 - side :: 2])) + options.bonus_points(bonus)
+    return float(points if side == seat % 2 else -points)
+
+
+def _play_out(
+    deal: Deal, options: DominoesOptions, ends: Ends | None, seat: int, move: Move
+) -> tuple[int, Bonus | None, list[int]]:
+    """The end of :func:`playout`: the seat that went out and its bonus, or the blocker and
+    ``None``; and every seat's tiles left. Each seat's tiles are bits; the line is its ends
+    index, so fitting and the greedy key's parts are a table look-up and a bit test (and a
+    lone fitting tile with one placement, nearly half the turns, is played without its
+    key)."""
     tiles = list(deal.tiles)
     bias = deal.bias
     boneyard = deal.boneyard
     drawable = len(boneyard) - BONEYARD_KEPT if options.mode == "draw" else 0
     drawn = 0
-    following = _NEXT_SEAT[len(tiles)]
-    partners = len(tiles) == 4
+    players = len(tiles)
+    following = _NEXT_SEAT[players]
+    partners = players == 4
     tile = move[0]
     left, right = after(ends, move)
     at = 7 * left + right
@@ -302,19 +351,20 @@ def playout(
         mine = tiles[seat] ^ (1 << tile)
         tiles[seat] = mine
         if not mine:
-            bonus = Bonus.NONE if ends is None else last_tile_bonus(TILES[tile], ends)
-            return score_domino(options, seat, bonus, tuple(map(mask_pips, tiles)))
+            return seat, Bonus.NONE if ends is None else last_tile_bonus(TILES[tile], ends), tiles
         last = seat
         showing = SHOWING[at]
         seat = following[seat]
+        passed = 0
         while not tiles[seat] & showing:
-            if drawn >= drawable:
-                if not any(mask & showing for mask in tiles):
-                    return score_blocked(options, last, tuple(map(mask_pips, tiles)))
-                seat = following[seat]
+            if drawn < drawable:
+                tiles[seat] |= 1 << boneyard[drawn]
+                drawn += 1
                 continue
-            tiles[seat] |= 1 << boneyard[drawn]
-            drawn += 1
+            passed += 1
+            if passed == players:  # a round of passes without a draw: nobody fits
+                return last, None, tiles
+            seat = following[seat]
         mine = tiles[seat]
         places = PLACES[at]
         ends = ENDS[at]
