@@ -9,8 +9,9 @@ random draws.
 
 A *playout* finishes the hand with the rule book's mechanics on tiles as bits (playing,
 drawing until a tile fits while more than two remain, passing, domino, blocked) and scores
-it with the rules' own scoring functions, so the points are the rules' points. Each seat
-plays :func:`playout_choice`, a quick greedy rule.
+it with the rules' own scoring functions, so the points are the rules' points (the master's
+:func:`playout_value` counts a domino's points as ``score_domino`` does, without building
+its result). Each seat plays :func:`playout_choice`, a quick greedy rule, from tables.
 """
 
 from __future__ import annotations
@@ -174,13 +175,15 @@ class Dealer:
             mask = allowed[i]
             slacks += release[mask]  # the tile is no longer to place
             options = [loc for loc in places[mask] if free[loc]]
-            while len(options) > 1:  # a place weighted by its free room, if Hall still holds
+            while len(options) > 1:
+                # a place weighted by its free room, kept if Hall's condition still holds
+                # once the sets holding it lose one
                 pick = rng.randrange(sum([free[loc] for loc in options]))
                 for loc in options:
                     pick -= free[loc]
                     if pick < 0:
                         break
-                if _at_least(slacks, take[loc], 1) and (  # the sets holding ``loc`` lose one
+                if _at_least(slacks, take[loc], 1) and (
                     consistent or _at_least(slacks, others[loc], 0)
                 ):
                     break
@@ -275,7 +278,8 @@ def playout_choice(hand: list[int], ends: Ends | None, rival: int, partner: int)
 
 # The greedy key of a move, scaled so that ties break in the order of ``moves``: a key
 # counts _POINT per point of ``playout_choice``, minus _PLACE per place of the tile in its
-# hand, minus one for the left end (the right end comes first).
+# hand, minus one for the left end (the right end comes first). A place is below 42 (the
+# boneyard's tiles come after the 28 places of a hand), so the tie-break stays below a point.
 _POINT = 128
 _PLACE = 2
 _WEIGHT_KEY = tuple(_POINT * (PIPS[t] + (6 if DOUBLE[t] else 0)) for t in range(len(TILES)))
