@@ -17,14 +17,24 @@ from tavola.bots.knowledge import knowledge_of
 from tavola.bots.registry import hint_for, policy_for
 from tavola.games.spades import GAME, Bid, CardPlayed, HandDealt, Play, SpadesBroken, TrickTaken
 from tavola.games.spades.bots import POLICIES, hint
-from tavola.games.spades.bots.bids import hard_bid, medium_bid, nil_supported
+from tavola.games.spades.bots.bids import (
+    hard_bid,
+    hard_bid_of,
+    medium_bid,
+    nil_supported,
+    nil_supported_by,
+    trick_estimate,
+    worth,
+)
 from tavola.games.spades.bots.deal import _flow, sample
 from tavola.games.spades.bots.hard import Reading
 from tavola.games.spades.bots.master import master_card
 from tavola.games.spades.bots.seen import seen_of
-from tavola.rules.cards import Card, Suit, card, cards
+from tavola.games.spades.state import cards_of
+from tavola.rules.cards import Card, Suit, card, cards, standard_deck
 from tavola.rules.driver import resolve_all_chance
 
+GAME_DECK = standard_deck()
 BOTS = Path(__file__).parents[4] / "libs/tavola/games/spades/bots"
 SMALL = Budget(samples=3)
 
@@ -307,19 +317,36 @@ def test_medium_and_hard_bid_nil_only_on_a_hand_that_supports_it():
     assert medium_bid(strong, None) >= 7 and hard_bid(strong, None) >= 7
 
 
+def test_the_bids_on_bits_are_the_bids_on_cards():
+    """The master's table-driven counts give the very same floats and bids as the cards'."""
+    rng = random.Random(5)
+    deck = list(GAME_DECK)
+    for n in (*range(14), *[13] * 400):
+        hand = rng.sample(deck, n)
+        bits = sum(1 << c.index for c in hand)
+        assert worth(bits) == trick_estimate(hand)
+        for partner in (None, 0, 3):
+            assert nil_supported_by(bits, partner) == nil_supported(hand, partner)
+            assert hard_bid_of(bits, partner) == hard_bid(hand, partner)
+
+
 # ----- determinization -------------------------------------------------------------------------
 def test_sampled_deals_respect_counts_and_voids(table):
     _, k = knowledge_after(table, HANDS, "bid 4, bid 4, bid 3, bid 1, 2C AC 6D 2H KC 7D")
     seen = seen_of(k)
     rng = random.Random(1)
+    others = [s for s in range(4) if s != seen.seat]
+    unseen = [c.index for c in seen.unseen()]
     for _ in range(50):
         deal = sample(seen, rng)
-        assert sorted(c for h in deal.values() for c in h) == sorted(seen.unseen())
-        for s, hand in deal.items():
-            assert len(hand) == seen.counts[s]
-            assert not any(c.suit in seen.voids[s] for c in hand)
-        flow = _flow(seen, seen.unseen(), rng)
-        assert all(not any(c.suit in seen.voids[s] for c in h) for s, h in flow.items())
+        assert cards_of(deal[seen.seat]) == seen.hand
+        assert sorted(c for s in others for c in cards_of(deal[s])) == sorted(seen.unseen())
+        for s in others:
+            assert len(cards_of(deal[s])) == seen.counts[s]
+            assert not any(c.suit in seen.voids[s] for c in cards_of(deal[s]))
+        flow = _flow(seen, unseen, rng)
+        assert sum(flow) == sum(1 << i for i in unseen)
+        assert all(not any(c.suit in seen.voids[s] for c in cards_of(flow[s])) for s in others)
 
 
 def test_master_takes_a_sure_trick_at_the_end(table):

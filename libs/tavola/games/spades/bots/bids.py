@@ -10,14 +10,21 @@
   a suit of 7+); a side king ¾ in a 2–4 card suit, ⅓ in a 5-card one, 1 with the ace; a
   side queen ⅓ in a 3–4 card suit with the ace or king; with 3+ spades a void ¾ and a
   singleton ⅓ (a ruff). Rounded down after adding ⅓, then 1..13.
+
+Both count suit by suit, so the master, which holds its sampled hands as bits
+(``card.index`` per card), reads each suit's part from a table by the suit's 13 bits
+(``worth``, ``hard_bid_of``): the same functions' results, worked out once per pattern.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from tavola.games.spades.bidding import suggested_bid
 from tavola.rules.cards import Card, Rank, Suit
+
+T = TypeVar("T")
 
 SPADE = Suit.SPADES
 SIDE_SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS)
@@ -39,13 +46,16 @@ def _side_nil_ok(ranks: list[Rank]) -> tuple[bool, bool]:
     return True, ranks[0] == Rank.JACK and lows < 2
 
 
+def _spades_nil_ok(spades: list[Rank]) -> bool:
+    if len(spades) > 3 or (spades and spades[0] > Rank.NINE):
+        return False
+    return not (len(spades) == 3 and spades[0] > Rank.SEVEN)
+
+
 def nil_supported(hand: Sequence[Card], partner_bid: int | None) -> bool:
     if partner_bid == 0:
         return False
-    spades = _ranks(hand, SPADE)
-    if len(spades) > 3 or (spades and spades[0] > Rank.NINE):
-        return False
-    if len(spades) == 3 and spades[0] > Rank.SEVEN:
+    if not _spades_nil_ok(_ranks(hand, SPADE)):
         return False
     jacks = 0
     for suit in SIDE_SUITS:
@@ -97,3 +107,57 @@ def hard_bid(hand: Sequence[Card], partner_bid: int | None) -> int:
     if nil_supported(hand, partner_bid):
         return 0
     return max(1, min(13, int(trick_estimate(hand) + 0.33)))
+
+
+# ----- the same, on cards given as bits (the master's sampled hands) ---------------------
+class ByPattern(dict[int, T]):
+    """``of`` a suit's ranks (highest first, as ``_ranks`` lists them) by the suit's 13 bits
+    (bit ``rank - 2``), each pattern worked out the first time it is asked and kept."""
+
+    def __init__(self, of: Callable[[list[Rank]], T]) -> None:
+        super().__init__()
+        self.of = of
+
+    def __missing__(self, bits: int) -> T:
+        ranks = [Rank(r + 2) for r in range(12, -1, -1) if bits >> r & 1]
+        found = self[bits] = self.of(ranks)
+        return found
+
+
+SPADE_WORTH = ByPattern(_spade_estimate)
+# a side suit's worth, by whether the hand holds 3+ spades (all ``_side_estimate`` reads of them)
+SIDE_WORTH = (
+    ByPattern(lambda ranks: _side_estimate(ranks, 0)),
+    ByPattern(lambda ranks: _side_estimate(ranks, 3)),
+)
+SPADES_NIL_OK = ByPattern(_spades_nil_ok)
+SIDE_NIL_OK = ByPattern(_side_nil_ok)
+
+
+def worth(mask: int) -> float:
+    """``trick_estimate`` of the cards given as bits (the same sum, in the same order)."""
+    spades = mask >> 39
+    side = SIDE_WORTH[spades.bit_count() >= 3]
+    return SPADE_WORTH[spades] + (
+        side[mask & 0x1FFF] + side[mask >> 13 & 0x1FFF] + side[mask >> 26 & 0x1FFF]
+    )
+
+
+def nil_supported_by(mask: int, partner_bid: int | None) -> bool:
+    """``nil_supported`` of the cards given as bits."""
+    if partner_bid == 0 or not SPADES_NIL_OK[mask >> 39]:
+        return False
+    jacks = 0
+    for base in (0, 13, 26):
+        ok, jack = SIDE_NIL_OK[mask >> base & 0x1FFF]
+        if not ok:
+            return False
+        jacks += jack
+    return jacks <= 1
+
+
+def hard_bid_of(mask: int, partner_bid: int | None) -> int:
+    """``hard_bid`` of the cards given as bits."""
+    if nil_supported_by(mask, partner_bid):
+        return 0
+    return max(1, min(13, int(worth(mask) + 0.33)))

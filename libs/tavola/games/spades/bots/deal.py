@@ -8,59 +8,140 @@ after ``ATTEMPTS`` dead ends a max-flow over (suit → seat) places the counts. 
 (each seat's cards at the deal — its sampled cards plus those it played — worth within
 ``BID_SLACK`` tricks of its bid; a nil bidder worth at most 1.5) is kept, else the one
 fitting best.
+
+A deal is the four hands as bits (bit ``card.index`` per card; the seat's own hand in
+its place), as the master's playouts take them. A ``Dealer`` works out once per decision
+what all its deals share (the unseen cards, who may hold each, the played cards).
 """
 
 from __future__ import annotations
 
 from tavola.bots.interface import Rng
-from tavola.games.spades.bots.bids import trick_estimate
+from tavola.games.spades.bots.bids import worth
 from tavola.games.spades.bots.seen import Seen
-from tavola.rules.cards import Card, Suit
+from tavola.rules.cards import Suit
 
 ATTEMPTS = 20
 BID_TRIES = 4
 BID_SLACK = 1.5
-Deal = dict[int, list[Card]]
+Deal = list[int]  # the four hands as bits, by seat
 
 
-def _greedy(seen: Seen, cards: list[Card], rng: Rng) -> Deal | None:
-    left = list(seen.counts)  # room left, by seat
-    eligible = seen.holders  # by suit
-    sizes = [len(e) for e in eligible]
-    order = list(cards)
-    rng.shuffle(order)
-    order.sort(key=lambda c: sizes[c.suit])
-    out: Deal = {s: [] for s in range(4) if s != seen.seat}
-    for c in order:
-        room = [s for s in eligible[c.suit] if left[s] > 0]
-        if not room:
-            return None
-        x = rng.randrange(sum([left[s] for s in room]))
-        for s in room:
-            x -= left[s]
-            if x < 0:
-                out[s].append(c)
-                left[s] -= 1
-                break
+def mask(indices: list[int]) -> int:
+    out = 0
+    for i in indices:
+        out |= 1 << i
     return out
 
 
-def _flow(seen: Seen, cards: list[Card], rng: Rng) -> Deal:
-    """Suit counts per seat by augmenting paths (always succeeds on a consistent view)."""
+class Dealer:
+    """The deals of one decision: ``sample`` draws one, as ``Seen`` allows."""
+
+    def __init__(self, seen: Seen) -> None:
+        self.seen = seen
+        self.unseen = [c.index for c in seen.unseen_cards]  # in deck order
+        self.own = mask([c.index for c in seen.hand])
+        self.others = [s for s in range(4) if s != seen.seat]
+        # per card index: the seats that may hold it (by its suit), and the sort that puts
+        # the most constrained suits first (none when every suit has as many holders)
+        self.holders = [seen.holders[i // 13] for i in range(52)]
+        sizes = [len(self.holders[i]) for i in range(52)]
+        self.constrained = len({sizes[i] for i in self.unseen}) > 1
+        self.size = sizes.__getitem__
+        self.played = [mask([c.index for c in cards]) for cards in seen.played_by]
+        self.bidders = [s for s in self.others if seen.bids[s] is not None]
+
+    def greedy(self, rng: Rng) -> Deal | None:
+        """One try at a deal (``None``: a card found no seat with room left)."""
+        left = list(self.seen.counts)  # room left, by seat
+        holders = self.holders
+        randrange = rng.randrange
+        order = list(self.unseen)
+        rng.shuffle(order)
+        if self.constrained:
+            order.sort(key=self.size)
+        hands = [0, 0, 0, 0]
+        for c in order:
+            # a seat without room adds 0 to the total and is never drawn: no need to
+            # leave it out
+            seats = holders[c]
+            total = 0
+            for s in seats:
+                total += left[s]
+            if not total:
+                return None
+            x = randrange(total)
+            for s in seats:
+                x -= left[s]
+                if x < 0:
+                    hands[s] |= 1 << c
+                    left[s] -= 1
+                    break
+        hands[self.seen.seat] = self.own
+        return hands
+
+    def deal_once(self, rng: Rng) -> Deal:
+        for _ in range(ATTEMPTS):
+            out = self.greedy(rng)
+            if out is not None:
+                return out
+        hands = _flow(self.seen, self.unseen, rng)
+        hands[self.seen.seat] = self.own
+        return hands
+
+    def misfit(self, deal: Deal) -> float:
+        """How far the sampled hands are from what their bids suggest (0: all fit)."""
+        total = 0.0
+        bids, played = self.seen.bids, self.played
+        for seat in self.bidders:
+            bid = bids[seat]
+            held = worth(deal[seat] | played[seat])
+            if bid == 0:
+                total += max(0.0, held - 1.5)
+            else:
+                assert bid is not None
+                total += max(0.0, abs(held - bid) - BID_SLACK)
+        return total
+
+    def sample(self, rng: Rng, weigh_bids: bool = True) -> Deal:
+        if not weigh_bids:
+            return self.deal_once(rng)
+        best: Deal | None = None
+        best_misfit = float("inf")
+        for _ in range(BID_TRIES):
+            deal = self.deal_once(rng)
+            fit = self.misfit(deal)
+            if fit < best_misfit:
+                best, best_misfit = deal, fit
+            if fit == 0:
+                break
+        assert best is not None
+        return best
+
+
+def sample(seen: Seen, rng: Rng, weigh_bids: bool = True) -> Deal:
+    """One deal (``Dealer(seen).sample``: a caller drawing many keeps the ``Dealer``)."""
+    return Dealer(seen).sample(rng, weigh_bids)
+
+
+def _flow(seen: Seen, cards: list[int], rng: Rng) -> Deal:
+    """Suit counts per seat by augmenting paths (always succeeds on a consistent view);
+    ``cards``: the unseen cards' indices, in deck order. The seat's own hand is left 0."""
     others = [s for s in range(4) if s != seen.seat]
-    by_suit = {suit: [c for c in cards if c.suit == suit] for suit in Suit}
+    by_suit = {suit: [c for c in cards if c // 13 == suit] for suit in Suit}
     flow = {(suit, s): 0 for suit in Suit for s in others}
     left = {s: seen.counts[s] for s in others}
     for suit in Suit:
         for _ in by_suit[suit]:
             if not _augment(seen, suit, flow, left, others):
                 raise ValueError("no deal is consistent with the view")
-    out: Deal = {s: [] for s in others}
+    out = [0, 0, 0, 0]
     for suit in Suit:
         pool = list(by_suit[suit])
         rng.shuffle(pool)
         for s in others:
-            out[s] += [pool.pop() for _ in range(flow[(suit, s)])]
+            for _ in range(flow[(suit, s)]):
+                out[s] |= 1 << pool.pop()
     return out
 
 
@@ -105,43 +186,3 @@ def _apply_path(
         if via is not None:
             flow[(suit, via)] -= 1
         seat = via
-
-
-def deal_once(seen: Seen, rng: Rng) -> Deal:
-    cards = seen.unseen()
-    for _ in range(ATTEMPTS):
-        out = _greedy(seen, cards, rng)
-        if out is not None:
-            return out
-    return _flow(seen, cards, rng)
-
-
-def misfit(seen: Seen, deal: Deal) -> float:
-    """How far the sampled hands are from what their bids suggest (0: all fit)."""
-    total = 0.0
-    for seat, cards in deal.items():
-        bid = seen.bids[seat]
-        if bid is None:
-            continue
-        worth = trick_estimate((*cards, *seen.played_by[seat]))
-        if bid == 0:
-            total += max(0.0, worth - 1.5)
-        else:
-            total += max(0.0, abs(worth - bid) - BID_SLACK)
-    return total
-
-
-def sample(seen: Seen, rng: Rng, weigh_bids: bool = True) -> Deal:
-    best: Deal | None = None
-    best_misfit = float("inf")
-    for _ in range(BID_TRIES if weigh_bids else 1):
-        deal = deal_once(seen, rng)
-        if not weigh_bids:
-            return deal
-        fit = misfit(seen, deal)
-        if fit < best_misfit:
-            best, best_misfit = deal, fit
-        if fit == 0:
-            break
-    assert best is not None
-    return best

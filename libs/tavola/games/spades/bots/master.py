@@ -20,18 +20,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tavola.bots.interface import Rng
-from tavola.games.spades.bots.bids import hard_bid, trick_estimate
-from tavola.games.spades.bots.deal import Deal, sample
+from tavola.games.spades.bots.bids import hard_bid, hard_bid_of, trick_estimate
+from tavola.games.spades.bots.deal import Deal, Dealer
 from tavola.games.spades.bots.hard import hard_card
 from tavola.games.spades.bots.seen import SPADE, Seen
-from tavola.games.spades.bots.sim import Hand, margin, mask
+from tavola.games.spades.bots.sim import Hand, margin
 from tavola.rules.cards import Card, Rank
 
 MARGIN_TO_OVERRULE = 15.0
-
-
-def _masks(seen: Seen, deal: Deal) -> list[int]:
-    return [mask(seen.hand) if s == seen.seat else mask(deal[s]) for s in range(4)]
 
 
 def _best(totals: Sequence[float]) -> int:
@@ -50,8 +46,9 @@ def master_card(seen: Seen, legal: Sequence[Card], rng: Rng, samples: int) -> Ca
     trick = [(p.seat, p.card.index) for p in seen.trick]
     team = seen.seat % 2
     totals = [0.0] * len(legal)
+    dealer = Dealer(seen)
     for _ in range(max(1, samples)):
-        hands = _masks(seen, sample(seen, rng))
+        hands = dealer.sample(rng)
         for i, c in enumerate(legal):
             hand = Hand(list(hands), bids, seen.tricks, seen.broken, trick, seen.seat)
             hand.play(seen.seat, c.index)
@@ -87,7 +84,7 @@ def _later_bids(seen: Seen, deal: Deal, mine: int) -> list[int]:
     for k in range(1, 4):
         s = (seen.seat + k) % 4
         if bids[s] is None:
-            bids[s] = hard_bid(deal[s], bids[(s + 2) % 4])
+            bids[s] = hard_bid_of(deal[s], bids[(s + 2) % 4])
     return [b or 0 for b in bids]
 
 
@@ -96,11 +93,11 @@ def master_bid(seen: Seen, rng: Rng, samples: int) -> int:
     team = seen.seat % 2
     leader = (seen.dealer + 1) % 4
     totals = [0.0] * len(candidates)
+    dealer = Dealer(seen)
     for _ in range(max(1, samples)):
-        deal = sample(seen, rng)
-        hands = _masks(seen, deal)
+        hands = dealer.sample(rng)
         for i, mine in enumerate(candidates):
-            bids = _later_bids(seen, deal, mine)
+            bids = _later_bids(seen, hands, mine)
             hand = Hand(list(hands), bids, (0, 0, 0, 0), False, (), leader)
             hand.finish()
             totals[i] += margin(hand, team, seen.bags)
