@@ -47,10 +47,11 @@ def master_card(seen: Seen, legal: Sequence[Card], rng: Rng, samples: int) -> Ca
     team = seen.seat % 2
     totals = [0.0] * len(legal)
     dealer = Dealer(seen)
+    start = Hand([0, 0, 0, 0], bids, seen.tricks, seen.broken, trick, seen.seat)
     for _ in range(max(1, samples)):
         hands = dealer.sample(rng)
         for i, c in enumerate(legal):
-            hand = Hand(list(hands), bids, seen.tricks, seen.broken, trick, seen.seat)
+            hand = start.dealt(list(hands))
             hand.play(seen.seat, c.index)
             hand.finish()
             totals[i] += margin(hand, team, seen.bags)

@@ -23,10 +23,14 @@ BAG_COST = 3
 SUIT = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 SPADES = SUIT[3]
 SIDE = SUIT[0] | SUIT[1] | SUIT[2]
-# BEAT[i]: the cards that beat card i when it leads the trick so far.
+SIDE_SUITS = SUIT[:3]
+DECK = SIDE | SPADES
+# BEAT[i]: the cards that beat card i when it leads the trick so far; LOSE[i]: the others
+# (``DECK & ~BEAT[i]``, kept positive: a negative mask would slow down every ``&``).
 BEAT = tuple(
     (SUIT[i // 13] & ~((1 << (i + 1)) - 1)) | (0 if i // 13 == 3 else SPADES) for i in range(52)
 )
+LOSE = tuple(DECK & ~b for b in BEAT)
 ABOVE = tuple(SUIT[i // 13] & ~((1 << (i + 1)) - 1) for i in range(52))
 
 
@@ -51,34 +55,32 @@ def _bottom(m: int) -> int:
 
 def low_card(m: int) -> int:
     """The lowest card: any side card before any spade, then the lowest rank (the first
-    suit of equal ranks)."""
+    suit of equal ranks). The side suits' ranks are or-ed into 13 bits; the lowest one
+    held is then looked for in clubs, diamonds and hearts, in that order."""
     side = m & SIDE
     if not side:
         return (m & -m).bit_length() - 1
-    best, best_rank = -1, 99
-    for base in (0, 13, 26):
-        x = (side >> base) & 0x1FFF
-        if x:
-            rank = (x & -x).bit_length() - 1
-            if rank < best_rank:
-                best, best_rank = base + rank, rank
-    return best
+    ranks = (side | side >> 13 | side >> 26) & 0x1FFF
+    low = ranks & -ranks
+    if side & low:
+        return low.bit_length() - 1
+    if side >> 13 & low:
+        return low.bit_length() + 12
+    return low.bit_length() + 25
 
 
 def high_card(m: int) -> int:
     """The highest side card (by rank; the first suit of equal ranks), else the highest
-    spade."""
+    spade (the same or-ed ranks as ``low_card``, from the top)."""
     side = m & SIDE
     if not side:
         return m.bit_length() - 1
-    best, best_rank = -1, -1
-    for base in (0, 13, 26):
-        x = (side >> base) & 0x1FFF
-        if x:
-            rank = x.bit_length() - 1
-            if rank > best_rank:
-                best, best_rank = base + rank, rank
-    return best
+    rank = ((side | side >> 13 | side >> 26) & 0x1FFF).bit_length() - 1
+    if side >> rank & 1:
+        return rank
+    if side >> (rank + 13) & 1:
+        return rank + 13
+    return rank + 26
 
 
 class Hand:
@@ -143,6 +145,25 @@ class Hand:
         if index >= 39:
             self.broken = True
 
+    def dealt(self, hands: list[int]) -> Hand:
+        """This hand (its bids, tricks and trick in progress) with the cards ``hands``: the
+        master sets up a decision's hand once and plays it out on every sampled deal."""
+        new: Hand = _new(Hand)
+        new.hands = hands
+        new.bids = self.bids  # (never changed)
+        new.tricks = list(self.tricks)
+        new.clean = list(self.clean)
+        new.missing = list(self.missing)
+        new.broken = self.broken
+        new.turn = self.turn
+        new.played, new.led, new.best, new.best_seat = (
+            self.played,
+            self.led,
+            self.best,
+            self.best_seat,
+        )
+        return new
+
     def legal(self, seat: int) -> int:
         hand = self.hands[seat]
         if self.led >= 0:
@@ -171,7 +192,10 @@ class Hand:
 
     def finish(self) -> None:
         """Plays the hand to its end, every seat by the rollout policy: ``choose`` and
-        ``play`` inline, on local variables (the master's hot loop)."""
+        ``play`` inline, on local variables (the master's hot loop). ``rest`` holds every
+        card still in a hand (the others' cards are ``rest ^ hand``), and ``nils`` whether
+        any seat still keeps a nil: most hands have none, and then the three nil rules
+        are passed over at once."""
         hands, bids, tricks, clean, missing = (
             self.hands,
             self.bids,
@@ -187,6 +211,8 @@ class Hand:
             self.best_seat,
         )
         broken = self.broken
+        rest = hands[0] | hands[1] | hands[2] | hands[3]
+        nils = True in clean
         while hands[turn]:
             seat = turn
             hand = hands[seat]
@@ -197,18 +223,27 @@ class Hand:
             )
             if not m & (m - 1):
                 card = m.bit_length() - 1
+            elif not nils:  # (the last two rules below)
+                if missing[seat & 1] > 0:
+                    card = _take(rest ^ hand, seat, m, led, best, best_seat, played, broken)
+                elif led >= 0:
+                    card = _duck_high(m, best, played)
+                else:
+                    card = low_card(m)
             elif clean[seat]:
                 card = _duck_high(m, best, played) if led >= 0 else low_card(m)
-            elif clean[(seat + 2) % 4]:
-                card = _cover(hands, seat, m, led, best, best_seat, played, broken, missing)
-            elif led >= 0 and played < 3 and clean[(seat + 1) % 4]:  # an opponent's clean
+            elif clean[seat ^ 2]:
+                others = rest ^ hand
+                card = _cover(others, seat, m, led, best, best_seat, played, broken, missing)
+            elif led >= 0 and played < 3 and clean[seat + 1 & 3]:  # an opponent's clean
                 card = low_card(m)  # nil is still to play
-            elif missing[seat % 2] > 0:
-                card = _take(hands, seat, m, led, best, best_seat, played, broken)
+            elif missing[seat & 1] > 0:
+                card = _take(rest ^ hand, seat, m, led, best, best_seat, played, broken)
             else:
                 card = _duck_high(m, best, played) if led >= 0 else low_card(m)
             bit = 1 << card
-            hands[seat] = hand & ~bit
+            hands[seat] = hand ^ bit
+            rest ^= bit
             played += 1
             if led < 0:
                 led, best, best_seat = card // 13, card, seat
@@ -218,13 +253,15 @@ class Hand:
                 broken = True
             if played == 4:
                 tricks[best_seat] += 1
-                clean[best_seat] = False
+                if clean[best_seat]:
+                    clean[best_seat] = False
+                    nils = True in clean
                 if bids[best_seat]:
-                    missing[best_seat % 2] -= 1
+                    missing[best_seat & 1] -= 1
                 turn = best_seat
                 played, led, best, best_seat = 0, -1, -1, -1
             else:
-                turn = (seat + 1) % 4
+                turn = seat + 1 & 3
         self.turn, self.played, self.led, self.best, self.best_seat = (
             turn,
             played,
@@ -239,30 +276,35 @@ class Hand:
         """The rollout policy's card for ``seat`` (``finish`` applies the same, inline)."""
         m = self.legal(seat)
         led, best, played, clean = self.led, self.best, self.played, self.clean
+        hands = self.hands
+        others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ hands[seat]
         if not m & (m - 1):
             return _top(m)
         if clean[seat]:
             return _duck_high(m, best, played) if led >= 0 else low_card(m)
         if clean[(seat + 2) % 4]:
             return _cover(
-                self.hands, seat, m, led, best, self.best_seat, played, self.broken, self.missing
+                others, seat, m, led, best, self.best_seat, played, self.broken, self.missing
             )
         if led >= 0 and played < 3 and clean[(seat + 1) % 4]:
             return low_card(m)
         if self.missing[seat % 2] > 0:
-            return _take(self.hands, seat, m, led, best, self.best_seat, played, self.broken)
+            return _take(others, seat, m, led, best, self.best_seat, played, self.broken)
         return _duck_high(m, best, played) if led >= 0 else low_card(m)
 
 
+_new = object.__new__
+
+
 def _duck_high(m: int, best: int, played: int) -> int:
-    losers = m & ~BEAT[best]
+    losers = m & LOSE[best]
     if losers:
         return high_card(losers)
     return _top(m) if played == 3 else _bottom(m)
 
 
 def _cover(
-    hands: list[int],
+    others: int,
     seat: int,
     m: int,
     led: int,
@@ -274,16 +316,16 @@ def _cover(
 ) -> int:
     if led < 0:
         return high_card(m)
-    if played >= 2 and best_seat != (seat + 2) % 4:
-        if missing[seat % 2] > 0:
-            return _take(hands, seat, m, led, best, best_seat, played, broken)
+    if played >= 2 and best_seat != seat ^ 2:
+        if missing[seat & 1] > 0:
+            return _take(others, seat, m, led, best, best_seat, played, broken)
         return _duck_high(m, best, played)
     winners = m & BEAT[best]
     return _top(winners) if winners else low_card(m)
 
 
 def _take(
-    hands: list[int],
+    others: int,
     seat: int,
     m: int,
     led: int,
@@ -292,14 +334,20 @@ def _take(
     played: int,
     broken: bool,
 ) -> int:
-    others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
+    """``others``: the cards the other seats still hold. A suit's cards held are all above
+    the others' of it (its top card is a sure winner) exactly when, as a mask, they are
+    the larger number."""
     if led < 0:
-        for s in (0, 1, 2, 3):
-            x = m & SUIT[s]
-            if x and not others & ABOVE[x.bit_length() - 1] and (s < 3 or broken):
+        for suit in SIDE_SUITS:
+            x = m & suit
+            if x > others & suit:
+                return x.bit_length() - 1
+        if broken:
+            x = m & SPADES
+            if x > others & SPADES:
                 return x.bit_length() - 1
         return low_card(m)
-    if best_seat == (seat + 2) % 4 and not others & BEAT[best]:
+    if best_seat == seat ^ 2 and not others & BEAT[best]:
         return low_card(m)
     winners = m & BEAT[best]
     if not winners:
@@ -309,7 +357,7 @@ def _take(
     high = winners.bit_length() - 1
     if not others & ABOVE[high] and winners & SUIT[led]:
         return high
-    if best_seat == (seat + 2) % 4:
+    if best_seat == seat ^ 2:
         return low_card(m)
     return (winners & -winners).bit_length() - 1
 
