@@ -44,39 +44,49 @@ class Dealer:
         self.others = [s for s in range(4) if s != seen.seat]
         # per card index: the seats that may hold it (by its suit), and the sort that puts
         # the most constrained suits first (none when every suit has as many holders)
-        self.holders = [seen.holders[i // 13] for i in range(52)]
-        sizes = [len(self.holders[i]) for i in range(52)]
+        holders = [seen.holders[i // 13] for i in range(52)]
+        self.may_hold = [tuple(int(s in h) for s in self.others) for h in holders]
+        sizes = [len(h) for h in holders]
         self.constrained = len({sizes[i] for i in self.unseen}) > 1
         self.size = sizes.__getitem__
         self.played = [mask([c.index for c in cards]) for cards in seen.played_by]
         self.bidders = [s for s in self.others if seen.bids[s] is not None]
 
     def greedy(self, rng: Rng) -> Deal | None:
-        """One try at a deal (``None``: a card found no seat with room left)."""
-        left = list(self.seen.counts)  # room left, by seat
-        holders = self.holders
-        randrange = rng.randrange
+        """One try at a deal (``None``: a card found no seat with room left).
+
+        The three other seats' room is kept in locals (``a``, ``b``, ``c`` in seat order),
+        and a card's holders as three 0/1 flags: a seat's weight is its room if it may
+        hold the card, else 0; the draw below the total picks the seat whose share it
+        falls in, in seat order (as a walk over the holders with room would)."""
         order = list(self.unseen)
         rng.shuffle(order)
         if self.constrained:
             order.sort(key=self.size)
-        hands = [0, 0, 0, 0]
-        for c in order:
-            # a seat without room adds 0 to the total and is never drawn: no need to
-            # leave it out
-            seats = holders[c]
-            total = 0
-            for s in seats:
-                total += left[s]
+        randrange, may_hold = rng.randrange, self.may_hold
+        counts = self.seen.counts
+        a, b, c = self.others
+        room_a, room_b, room_c = counts[a], counts[b], counts[c]
+        hand_a = hand_b = hand_c = 0
+        for card in order:
+            flag_a, flag_b, flag_c = may_hold[card]
+            weight_a = room_a * flag_a
+            below_b = weight_a + room_b * flag_b
+            total = below_b + room_c * flag_c
             if not total:
                 return None
             x = randrange(total)
-            for s in seats:
-                x -= left[s]
-                if x < 0:
-                    hands[s] |= 1 << c
-                    left[s] -= 1
-                    break
+            if x < weight_a:
+                hand_a |= 1 << card
+                room_a -= 1
+            elif x < below_b:
+                hand_b |= 1 << card
+                room_b -= 1
+            else:
+                hand_c |= 1 << card
+                room_c -= 1
+        hands = [0, 0, 0, 0]
+        hands[a], hands[b], hands[c] = hand_a, hand_b, hand_c
         hands[self.seen.seat] = self.own
         return hands
 
