@@ -224,8 +224,26 @@ class Hand:
             if not m & (m - 1):
                 card = m.bit_length() - 1
             elif not nils:  # (the last two rules below)
-                if missing[seat & 1] > 0:
-                    card = _take(rest ^ hand, seat, m, led, best, best_seat, played, broken)
+                if missing[seat & 1] > 0:  # ``_take``, inline: the play of most cards
+                    others = rest ^ hand
+                    if led < 0:
+                        card = _cash(others, m, broken)
+                    elif best_seat == seat ^ 2 and not others & BEAT[best]:
+                        card = low_card(m)
+                    else:
+                        winners = m & BEAT[best]
+                        if not winners:
+                            card = low_card(m)
+                        elif played == 3:
+                            card = (winners & -winners).bit_length() - 1
+                        else:
+                            high = winners.bit_length() - 1
+                            if not others & ABOVE[high] and winners & SUIT[led]:
+                                card = high
+                            elif best_seat == seat ^ 2:
+                                card = low_card(m)
+                            else:
+                                card = (winners & -winners).bit_length() - 1
                 elif led >= 0:
                     card = _duck_high(m, best, played)
                 else:
@@ -324,6 +342,20 @@ def _cover(
     return _top(winners) if winners else low_card(m)
 
 
+def _cash(others: int, m: int, broken: bool) -> int:
+    """A lead for tricks: the top card of the first suit whose cards held are all above
+    the others' of it (as a mask, the larger number), else the lowest card."""
+    for suit in SIDE_SUITS:
+        x = m & suit
+        if x > others & suit:
+            return x.bit_length() - 1
+    if broken:
+        x = m & SPADES
+        if x > others & SPADES:
+            return x.bit_length() - 1
+    return low_card(m)
+
+
 def _take(
     others: int,
     seat: int,
@@ -334,19 +366,9 @@ def _take(
     played: int,
     broken: bool,
 ) -> int:
-    """``others``: the cards the other seats still hold. A suit's cards held are all above
-    the others' of it (its top card is a sure winner) exactly when, as a mask, they are
-    the larger number."""
+    """``others``: the cards the other seats still hold."""
     if led < 0:
-        for suit in SIDE_SUITS:
-            x = m & suit
-            if x > others & suit:
-                return x.bit_length() - 1
-        if broken:
-            x = m & SPADES
-            if x > others & SPADES:
-                return x.bit_length() - 1
-        return low_card(m)
+        return _cash(others, m, broken)
     if best_seat == seat ^ 2 and not others & BEAT[best]:
         return low_card(m)
     winners = m & BEAT[best]
