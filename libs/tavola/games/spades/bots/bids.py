@@ -110,6 +110,9 @@ def hard_bid(hand: Sequence[Card], partner_bid: int | None) -> int:
 
 
 # ----- the same, on cards given as bits (the master's sampled hands) ---------------------
+_HIGH_FIRST = sorted(Rank, reverse=True)
+
+
 class ByPattern(dict[int, T]):
     """``of`` a suit's ranks (highest first, as ``_ranks`` lists them) by the suit's 13 bits
     (bit ``rank - 2``), each pattern worked out the first time it is asked and kept."""
@@ -119,7 +122,7 @@ class ByPattern(dict[int, T]):
         self.of = of
 
     def __missing__(self, bits: int) -> T:
-        ranks = [Rank(r + 2) for r in range(12, -1, -1) if bits >> r & 1]
+        ranks = [rank for rank in _HIGH_FIRST if bits >> rank - 2 & 1]
         found = self[bits] = self.of(ranks)
         return found
 

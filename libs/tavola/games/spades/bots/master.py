@@ -48,11 +48,12 @@ def master_card(seen: Seen, legal: Sequence[Card], rng: Rng, samples: int) -> Ca
     totals = [0.0] * len(legal)
     dealer = Dealer(seen)
     start = Hand([0, 0, 0, 0], bids, seen.tricks, seen.broken, trick, seen.seat)
+    indices = [c.index for c in legal]
     for _ in range(max(1, samples)):
         hands = dealer.sample(rng)
-        for i, c in enumerate(legal):
+        for i, index in enumerate(indices):
             hand = start.dealt(list(hands))
-            hand.play(seen.seat, c.index)
+            hand.play(seen.seat, index)
             hand.finish()
             totals[i] += margin(hand, team, seen.bags)
     best = _best(totals)
