@@ -50,7 +50,7 @@ class Dealer:
         self.constrained = len({sizes[i] for i in self.unseen}) > 1
         self.size = sizes.__getitem__
         self.played = [mask([c.index for c in cards]) for cards in seen.played_by]
-        self.bidders = [s for s in self.others if seen.bids[s] is not None]
+        self.bids = [(s, bid) for s in self.others if (bid := seen.bids[s]) is not None]
 
     def greedy(self, rng: Rng) -> Deal | None:
         """One try at a deal (``None``: a card found no seat with room left).
@@ -102,14 +102,12 @@ class Dealer:
     def misfit(self, deal: Deal) -> float:
         """How far the sampled hands are from what their bids suggest (0: all fit)."""
         total = 0.0
-        bids, played = self.seen.bids, self.played
-        for seat in self.bidders:
-            bid = bids[seat]
+        played = self.played
+        for seat, bid in self.bids:  # (in seat order: the same sum)
             held = worth(deal[seat] | played[seat])
             if bid == 0:
                 total += max(0.0, held - 1.5)
             else:
-                assert bid is not None
                 total += max(0.0, abs(held - bid) - BID_SLACK)
         return total
 

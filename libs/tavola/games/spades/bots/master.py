@@ -1,6 +1,6 @@
 """The master level: perfect-information Monte Carlo over consistent deals.
 
-For each of ``budget.samples`` deals of the unseen cards (``deal.sample``: counts, voids
+For each of ``budget.samples`` deals of the unseen cards (``deal.Dealer``: counts, voids
 and the bids' fit, as the hard level infers them) every candidate action is played
 forward to the end of the hand with the rollout policy (``sim``), and the action with the
 best average margin (its side's hand score less the other side's, bags priced) is chosen.
