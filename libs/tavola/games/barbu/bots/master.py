@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 
 from tavola.bots.interface import Rng
 from tavola.games.barbu.bots.cardplay import rollout_choice
+from tavola.games.barbu.bots.playout import rollout
 from tavola.games.barbu.bots.sim import PENALTY_COUNT, SEATS, Sim, adjusted
 from tavola.games.barbu.bots.tracker import DealKnowledge
 from tavola.games.barbu.contracts import Contract
@@ -19,39 +20,58 @@ RESTARTS = 30
 
 def determinize(know: DealKnowledge, rng: Rng) -> list[list[int]]:
     """A deal of the unseen cards consistent with the counts and the exclusions."""
-    unseen = sorted(know.unseen())
-    others = [s for s in range(SEATS) if s != know.seat]
-    allowed = {c: [s for s in others if c not in know.excluded[s]] for c in unseen}
-    for _ in range(RESTARTS):
-        hands = _attempt(know, unseen, allowed, rng)
-        if hands is not None:
-            return hands
-    return _matching(know, unseen, allowed)
+    return Dealer(know).deal(rng)
 
 
-def _attempt(
-    know: DealKnowledge, unseen: list[int], allowed: dict[int, list[int]], rng: Rng
-) -> list[list[int]] | None:
-    order = list(unseen)
-    rng.shuffle(order)
-    order.sort(key=lambda c: len(allowed[c]))
-    room = list(know.counts)
-    room[know.seat] = 0
-    hands: list[list[int]] = [[] for _ in range(SEATS)]
-    hands[know.seat] = list(know.hand)
-    for card in order:
-        seats = [s for s in allowed[card] if room[s] > 0]
-        total = sum(room[s] for s in seats)
-        if not total:
-            return None
-        pick = rng.random() * total
-        for seat in seats:
-            pick -= room[seat]
-            if pick < 0:
-                break
-        hands[seat].append(card)
-        room[seat] -= 1
-    return hands
+class Dealer:
+    """The determinizations of one decision: the unseen cards and the seats each may go to
+    are worked out once, then every sample only draws."""
+
+    def __init__(self, know: DealKnowledge) -> None:
+        self.know = know
+        self.unseen = sorted(know.unseen())
+        others = [s for s in range(SEATS) if s != know.seat]
+        self.allowed = {c: [s for s in others if c not in know.excluded[s]] for c in self.unseen}
+        widths = {c: len(seats) for c, seats in self.allowed.items()}
+        # most constrained first; with nothing excluded the (stable) sort changes nothing
+        self.width = widths.__getitem__ if len(set(widths.values())) > 1 else None
+        self.room = list(know.counts)
+        self.room[know.seat] = 0
+
+    def deal(self, rng: Rng) -> list[list[int]]:
+        for _ in range(RESTARTS):
+            hands = self._attempt(rng)
+            if hands is not None:
+                return hands
+        return _matching(self.know, self.unseen, self.allowed)
+
+    def _attempt(self, rng: Rng) -> list[list[int]] | None:
+        """Each card to an allowed seat with room, drawn in proportion to the room left."""
+        order = list(self.unseen)
+        rng.shuffle(order)
+        if self.width is not None:
+            order.sort(key=self.width)
+        room = list(self.room)
+        allowed = self.allowed
+        draw = rng.random
+        hands: list[list[int]] = [[] for _ in range(SEATS)]
+        hands[self.know.seat] = list(self.know.hand)
+        for card in order:
+            seats = allowed[card]
+            total = sum(map(room.__getitem__, seats))
+            if not total:
+                return None
+            pick = draw() * total
+            for seat in seats:
+                if room[seat]:
+                    pick -= room[seat]
+                    if pick < 0:
+                        break
+            else:  # (rounding) the last seat with room
+                seat = [s for s in seats if room[s]][-1]
+            hands[seat].append(card)
+            room[seat] -= 1
+        return hands
 
 
 def _matching(
@@ -110,12 +130,16 @@ def best_card(
     choose: Choose = rollout_choice,
 ) -> int:
     totals = dict.fromkeys(legal, 0)
+    dealer = Dealer(know)
     for _ in range(card_samples(samples, len(legal))):
-        base = build_sim(know, determinize(know, rng), void_must_trump)
+        base = build_sim(know, dealer.deal(rng), void_must_trump)
         for card in legal:
             sim = base.copy()
             sim.play(card)
-            sim.rollout(choose)
+            if choose is rollout_choice:
+                rollout(sim)
+            else:
+                sim.rollout(choose)
             totals[card] += adjusted(sim.points, know.doubles, know.seat)
     return max(legal, key=lambda c: totals[c])
 
@@ -136,8 +160,9 @@ def contract_outcomes(
     """Per candidate (contract, trump suit / start rank), the raw points of every seat in
     ``samples`` deals rolled out from the start of play (the same deals for each)."""
     out: list[list[list[int]]] = [[] for _ in candidates]
+    dealer = Dealer(know)
     for _ in range(samples):
-        hands = determinize(know, rng)
+        hands = dealer.deal(rng)
         for i, (contract, param) in enumerate(candidates):
             trump = param if contract == Contract.TRUMPS else None
             start = param if contract == Contract.DOMINO else None
@@ -150,6 +175,6 @@ def contract_outcomes(
                 void_must_trump,
                 penalties_left=PENALTY_COUNT.get(contract, 0),
             )
-            sim.rollout(rollout_choice)
+            rollout(sim)
             out[i].append(sim.points)
     return out
