@@ -91,8 +91,9 @@ def test_the_dealer_draws_as_the_plain_determinization() -> None:
         know.hand = tuple(sorted(hands[seat]))
         know.played = set(deck[:played])
         know.counts = [len(h) for h in hands]
+        excluding = rng.random() < 0.7  # else nothing excluded, as at the contract
         for other in range(SEATS):  # exclusions the real deal respects
-            if other != seat and rng.random() < 0.6:
+            if other != seat and excluding and rng.random() < 0.6:
                 free = [c for c in deck[played:] if c not in hands[other]]
                 know.excluded[other] = set(rng.sample(free, rng.randrange(len(free) + 1)))
         seed = rng.random()

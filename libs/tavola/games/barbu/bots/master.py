@@ -32,6 +32,9 @@ class Dealer:
         self.unseen = sorted(know.unseen())
         others = [s for s in range(SEATS) if s != know.seat]
         self.allowed = {c: [s for s in others if c not in know.excluded[s]] for c in self.unseen}
+        # nothing excluded (at the contract, the doubles and early in play): the room left
+        # is every card left
+        self.anywhere = all(seats == others for seats in self.allowed.values())
         widths = {c: len(seats) for c, seats in self.allowed.items()}
         # most constrained first; with nothing excluded the (stable) sort changes nothing
         self.width = widths.__getitem__ if len(set(widths.values())) > 1 else None
@@ -56,21 +59,25 @@ class Dealer:
         draw = rng.random
         hands: list[list[int]] = [[] for _ in range(SEATS)]
         hands[self.know.seat] = list(self.know.hand)
+        anywhere = self.anywhere
+        left = sum(room)
         for card in order:
             seats = allowed[card]
-            total = sum(map(room.__getitem__, seats))
+            total = left if anywhere else sum(map(room.__getitem__, seats))
             if not total:
                 return None
             pick = draw() * total
             for seat in seats:
-                if room[seat]:
-                    pick -= room[seat]
+                free = room[seat]
+                if free:
+                    pick -= free
                     if pick < 0:
                         break
             else:  # (rounding) the last seat with room
                 seat = [s for s in seats if room[s]][-1]
             hands[seat].append(card)
             room[seat] -= 1
+            left -= 1
         return hands
 
 

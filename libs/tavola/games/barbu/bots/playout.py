@@ -49,6 +49,7 @@ LEAD_LOW = {c: _lead_low(c) for c in NEGATIVE}
 DISCARD = {c: _discard(c) for c in NEGATIVE}
 DUMP_HIGH = _ranking(lambda card: (card % 13, -card))
 PLAY_LOW = tuple(_play_low(t) for t in range(4))
+AFTER = tuple(tuple((seat + step) % SEATS for step in range(1, SEATS + 1)) for seat in range(SEATS))
 
 
 def rollout(sim: Sim) -> None:
@@ -72,6 +73,7 @@ def _negative(sim: Sim) -> None:
     restricted = contract in HEART_LEAD_RESTRICTED
     careless = NL2_CARELESS_TRICKS if contract == Contract.NO_LAST_TWO else 0
     turn, played, left = sim.turn, sim.tricks_played, sim.penalties_left
+    suits = _by_suit(hands)
     # the trick so far: its suit, winning card and seat, and penalty cards
     led = best = winner = -1
     size = taken = captured = 0
@@ -89,8 +91,8 @@ def _negative(sim: Sim) -> None:
         hand = hands[turn]
         if not size:
             legal = hand
-            if restricted:
-                legal = [c for c in hand if c // 13 != HEARTS] or hand
+            if restricted and 0 < len(suits[turn][HEARTS]) < len(hand):
+                legal = [c for c in hand if c // 13 != HEARTS]
             if len(legal) == 1:
                 card = legal[0]
             elif played < careless:
@@ -99,7 +101,7 @@ def _negative(sim: Sim) -> None:
                 card = min(legal, key=lead_low.__getitem__)
             led, best, winner = card // 13, card, turn
         else:
-            follow = [c for c in hand if c // 13 == led]
+            follow = suits[turn][led]
             if not follow:
                 card = max(hand, key=discard.__getitem__)
             else:
@@ -118,6 +120,7 @@ def _negative(sim: Sim) -> None:
                 if card > best:
                     best, winner = card, turn
         hand.remove(card)
+        suits[turn][card // 13].remove(card)
         if values[card]:
             taken += values[card]
             captured += 1
@@ -146,6 +149,7 @@ def _trumps(sim: Sim, trump: int) -> None:
     play_low = PLAY_LOW[trump]
     trump_ace = trump * 13 + ACE
     turn, played = sim.turn, sim.tricks_played
+    suits = _by_suit(hands)
     led = best = winner = -1
     size = 0
     for seat, card in sim.trick:
@@ -167,12 +171,12 @@ def _trumps(sim: Sim, trump: int) -> None:
                 if aces:
                     card = trump_ace if trump_ace in aces else aces[0]
                 else:
-                    card = _short_side_lead(hand, trump)
+                    card = _short_side_lead(hand, suits[turn], trump)
             led, best, winner = card // 13, card, turn
         else:
             # the cheapest card that wins the trick, else the lowest (non-trump first):
             # medium's choice among the legal cards, folded into one case analysis
-            follow = [c for c in hand if c // 13 == led]
+            follow = suits[turn][led]
             if follow:
                 higher = [c for c in follow if c > best] if best // 13 == led else None
                 card = min(higher or follow)
@@ -180,7 +184,7 @@ def _trumps(sim: Sim, trump: int) -> None:
                 card = min(hand, key=play_low.__getitem__)
             else:
                 top = best if best // 13 == trump else -1
-                trumps = [c for c in hand if c // 13 == trump]
+                trumps = suits[turn][trump]
                 winning = [c for c in trumps if c > top]
                 if winning:
                     card = min(winning)
@@ -194,6 +198,7 @@ def _trumps(sim: Sim, trump: int) -> None:
             elif card // 13 == trump:
                 best, winner = card, turn
         hand.remove(card)
+        suits[turn][card // 13].remove(card)
         size += 1
         if size < SEATS:
             turn = (turn + 1) % SEATS
@@ -206,11 +211,19 @@ def _trumps(sim: Sim, trump: int) -> None:
     sim.turn, sim.tricks_played, sim.over = turn, played, True
 
 
-def _short_side_lead(hand: list[int], trump: int) -> int:
+def _by_suit(hands: list[list[int]]) -> list[list[list[int]]]:
+    """Each seat's cards per suit, in hand order (following suit reads one list)."""
+    suits: list[list[list[int]]] = [[[], [], [], []] for _ in hands]
+    for seat, hand in enumerate(hands):
+        mine = suits[seat]
+        for c in hand:
+            mine[c // 13].append(c)
+    return suits
+
+
+def _short_side_lead(hand: list[int], suits: list[list[int]], trump: int) -> int:
     """cardplay._short_side_lead: the lowest card of the shortest side suit."""
-    length = [0] * 4
-    for c in hand:
-        length[c // 13] += 1
+    length = [len(cards) for cards in suits]
     side = [c for c in hand if c // 13 != trump] or hand
     return min(side, key=lambda c: length[c // 13] * 13 + c % 13)
 
@@ -240,7 +253,7 @@ def _domino(sim: Sim, start: int) -> None:
     turn = sim.turn
     if not can[turn]:
         turn = _domino_next(can, turn)
-    while can[turn]:
+    while can[turn]:  # nobody able to play: cannot happen in a real deal
         hand = hands[turn]
         legal = [c for c in hand if c in playable]
         mine = ranks[turn]
@@ -266,16 +279,16 @@ def _domino(sim: Sim, start: int) -> None:
                 last = next(s for s in range(SEATS) if s not in finished)
                 points[last] += DOMINO_PLACE_POINTS[SEATS - 1]
                 break
-        turn = _domino_next(can, turn)
+        for seat in AFTER[turn]:  # the next seat holding a playable card
+            if can[seat]:
+                turn = seat
+                break
     sim.turn, sim.over = turn, True
 
 
 def _domino_next(can: list[int], seat: int) -> int:
     """The next seat holding a playable card (Sim._domino_next), else ``seat``."""
-    for step in range(1, SEATS + 1):
-        if can[(seat + step) % SEATS]:
-            return (seat + step) % SEATS
-    return seat
+    return next((s for s in AFTER[seat] if can[s]), seat)
 
 
 def _domino_choice(
