@@ -12,6 +12,7 @@ A test plays both on random positions and compares the whole simulator afterward
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 
 from tavola.games.barbu.bots.cardplay import NL2_CARELESS_TRICKS, _danger, rollout_choice
@@ -89,16 +90,15 @@ def _negative(sim: Sim) -> None:
     over = False
     while not over:
         hand = hands[turn]
-        if not size:
-            legal = hand
-            if restricted and 0 < len(suits[turn][HEARTS]) < len(hand):
-                legal = [c for c in hand if c // 13 != HEARTS]
-            if len(legal) == 1:
-                card = legal[0]
-            elif played < careless:
-                card = max(legal, key=DUMP_HIGH.__getitem__)
+        if not size:  # rank first in both keys: each suit's highest or lowest card
+            mine = suits[turn]
+            if played < careless:
+                card = max([s[-1] for s in mine if s], key=DUMP_HIGH.__getitem__)
             else:
-                card = min(legal, key=lead_low.__getitem__)
+                lows = [s[0] for s in mine if s]
+                if restricted and 0 < len(mine[HEARTS]) < len(hand):
+                    lows = [c for c in lows if c // 13 != HEARTS]
+                card = min(lows, key=lead_low.__getitem__)
             led, best, winner = card // 13, card, turn
         else:
             follow = suits[turn][led]
@@ -108,15 +108,15 @@ def _negative(sim: Sim) -> None:
                 if len(follow) == 1:
                     card = follow[0]
                 elif played < careless:
-                    card = max(follow)
+                    card = follow[-1]
                 else:
-                    under = [c for c in follow if c < best]
+                    under = bisect_left(follow, best)  # follow[:under] lose to the best card
                     if under:
-                        card = max(under)
-                    elif size == SEATS - 1:
-                        card = max([c for c in follow if not values[c]] or follow)
+                        card = follow[under - 1]
+                    elif size == SEATS - 1:  # take it with the highest non-penalty card
+                        card = next((c for c in reversed(follow) if not values[c]), follow[-1])
                     else:
-                        card = min(follow)
+                        card = follow[0]
                 if card > best:
                     best, winner = card, turn
         hand.remove(card)
@@ -167,9 +167,9 @@ def _trumps(sim: Sim, trump: int) -> None:
             if len(hand) == 1:
                 card = hand[0]
             else:
-                aces = [c for c in hand if c % 13 == ACE]
-                if aces:
-                    card = trump_ace if trump_ace in aces else aces[0]
+                aces = [s[-1] for s in suits[turn] if s and s[-1] % 13 == ACE]
+                if aces:  # the trump ace, else the first in the hand
+                    card = trump_ace if trump_ace in aces else min(aces, key=hand.index)
                 else:
                     card = _short_side_lead(hand, suits[turn], trump)
             led, best, winner = card // 13, card, turn
@@ -178,18 +178,18 @@ def _trumps(sim: Sim, trump: int) -> None:
             # medium's choice among the legal cards, folded into one case analysis
             follow = suits[turn][led]
             if follow:
-                higher = [c for c in follow if c > best] if best // 13 == led else None
-                card = min(higher or follow)
+                above = bisect_right(follow, best) if best // 13 == led else len(follow)
+                card = follow[above] if above < len(follow) else follow[0]
             elif led == trump:
                 card = min(hand, key=play_low.__getitem__)
             else:
                 top = best if best // 13 == trump else -1
                 trumps = suits[turn][trump]
-                winning = [c for c in trumps if c > top]
-                if winning:
-                    card = min(winning)
+                above = bisect_right(trumps, top)
+                if above < len(trumps):
+                    card = trumps[above]
                 elif trumps and sim.void_must_trump:
-                    card = min(trumps)
+                    card = trumps[0]
                 else:
                     card = min(hand, key=play_low.__getitem__)
             if card // 13 == best // 13:
@@ -212,11 +212,12 @@ def _trumps(sim: Sim, trump: int) -> None:
 
 
 def _by_suit(hands: list[list[int]]) -> list[list[list[int]]]:
-    """Each seat's cards per suit, in hand order (following suit reads one list)."""
+    """Each seat's cards per suit in order: following suit reads one list (within a suit
+    medium's choices are by value, the hand's order only breaks ties between suits)."""
     suits: list[list[list[int]]] = [[[], [], [], []] for _ in hands]
     for seat, hand in enumerate(hands):
         mine = suits[seat]
-        for c in hand:
+        for c in sorted(hand):
             mine[c // 13].append(c)
     return suits
 
@@ -229,48 +230,50 @@ def _short_side_lead(hand: list[int], suits: list[list[int]], trump: int) -> int
 
 
 def _domino(sim: Sim, start: int) -> None:
-    hands, points, rows, finished = sim.hands, sim.points, sim.rows, sim.finished
-    # who holds each card (SEATS: nobody), each seat's ranks per suit as bits, the cards
-    # playable now (at most two per suit) and how many of them each seat holds
+    hands, points, finished = sim.hands, sim.points, sim.finished
+    # each row as the ranks low..high, a row not started as the empty low = start + 1,
+    # high = start - 1: the cards playable on a row are then always low - 1 and high + 1
+    low = [start + 1 if row is None else row[0] for row in sim.rows]
+    high = [start - 1 if row is None else row[1] for row in sim.rows]
+    # who holds each card (SEATS: nobody) and where in the hand, each seat's ranks per
+    # suit as bits, and the playable cards each seat holds
     owner = [SEATS] * 52
+    place_in_hand = [0] * 52
     ranks = [[0] * 4 for _ in range(SEATS)]
     for seat, hand in enumerate(hands):
-        for c in hand:
+        for i, c in enumerate(hand):
             owner[c] = seat
+            place_in_hand[c] = i
             ranks[seat][c // 13] |= 1 << c % 13
-    playable: set[int] = set()
-    for suit, row in enumerate(rows):
-        if row is None:
-            playable.add(suit * 13 + start)
-        else:
-            if row[0] > 0:
-                playable.add(suit * 13 + row[0] - 1)
-            if row[1] < 12:
-                playable.add(suit * 13 + row[1] + 1)
-    can = [0] * (SEATS + 1)
-    for c in playable:
-        can[owner[c]] += 1
+    ready: list[list[int]] = [[] for _ in range(SEATS + 1)]
+    for suit in range(4):
+        ends = {rank for rank in (low[suit] - 1, high[suit] + 1) if 0 <= rank < 13}
+        for rank in ends:
+            ready[owner[suit * 13 + rank]].append(suit * 13 + rank)
     turn = sim.turn
-    if not can[turn]:
-        turn = _domino_next(can, turn)
-    while can[turn]:  # nobody able to play: cannot happen in a real deal
-        hand = hands[turn]
-        legal = [c for c in hand if c in playable]
+    if not ready[turn]:
+        turn = next((s for s in AFTER[turn] if ready[s]), turn)
+    while ready[turn]:  # nobody able to play: cannot happen in a real deal
+        legal = ready[turn]
         mine = ranks[turn]
-        card = legal[0] if len(legal) == 1 else _domino_choice(legal, rows, mine, start)
+        if len(legal) == 1:
+            card = legal[0]
+        else:  # medium breaks ties by the hand's order
+            legal.sort(key=place_in_hand.__getitem__)
+            card = _domino_choice(legal, low, high, mine, start)
+        legal.remove(card)
         suit, rank = card // 13, card % 13
+        hand = hands[turn]
         hand.remove(card)
         mine[suit] ^= 1 << rank
-        playable.remove(card)
-        can[turn] -= 1
-        row = rows[suit]
-        if (row is None or rank < row[0]) and rank > 0:  # the row now goes down to it
-            playable.add(card - 1)
-            can[owner[card - 1]] += 1
-        if (row is None or rank > row[1]) and rank < 12:  # up to it
-            playable.add(card + 1)
-            can[owner[card + 1]] += 1
-        rows[suit] = (rank, rank) if row is None else (min(row[0], rank), max(row[1], rank))
+        if rank < low[suit]:  # the row now goes down to it
+            low[suit] = rank
+            if rank > 0:
+                ready[owner[card - 1]].append(card - 1)
+        if rank > high[suit]:  # up to it
+            high[suit] = rank
+            if rank < 12:
+                ready[owner[card + 1]].append(card + 1)
         if not hand:
             place = len(finished)
             finished.append(turn)
@@ -280,33 +283,28 @@ def _domino(sim: Sim, start: int) -> None:
                 points[last] += DOMINO_PLACE_POINTS[SEATS - 1]
                 break
         for seat in AFTER[turn]:  # the next seat holding a playable card
-            if can[seat]:
+            if ready[seat]:
                 turn = seat
                 break
+    sim.rows = [None if lo > hi else (lo, hi) for lo, hi in zip(low, high, strict=True)]
     sim.turn, sim.over = turn, True
 
 
-def _domino_next(can: list[int], seat: int) -> int:
-    """The next seat holding a playable card (Sim._domino_next), else ``seat``."""
-    return next((s for s in AFTER[seat] if can[s]), seat)
-
-
 def _domino_choice(
-    legal: list[int], rows: list[tuple[int, int] | None], mine: list[int], start: int
+    legal: list[int], low: list[int], high: list[int], mine: list[int], start: int
 ) -> int:
     """cardplay.domino without knowledge: the first card of the best (own cards freed minus
     1.5 per gift, distance from the starting rank), as one integer per card."""
     chosen, best = legal[0], -(1 << 30)
     for card in legal:
         suit, rank = card // 13, card % 13
-        row = rows[suit]
         held = mine[suit]
         value = 0
-        if row is None or rank > row[1]:  # the row grows upwards from here
+        if rank > high[suit]:  # the row grows upwards from here
             value += 2 * (held >> rank + 1).bit_count()
             if rank < 12 and not held >> rank + 1 & 1:
                 value -= 3
-        if row is None or rank < row[0]:  # downwards
+        if rank < low[suit]:  # downwards
             value += 2 * (held & (1 << rank) - 1).bit_count()
             if rank > 0 and not held >> rank - 1 & 1:
                 value -= 3
