@@ -40,6 +40,7 @@ class Dealer:
         self.width = widths.__getitem__ if len(set(widths.values())) > 1 else None
         self.room = list(know.counts)
         self.room[know.seat] = 0
+        self.others = others
 
     def deal(self, rng: Rng) -> list[list[int]]:
         for _ in range(RESTARTS):
@@ -54,31 +55,54 @@ class Dealer:
         rng.shuffle(order)
         if self.width is not None:
             order.sort(key=self.width)
+        hands: list[list[int]] = [[] for _ in range(SEATS)]
+        hands[self.know.seat] = list(self.know.hand)
+        place = self._anywhere if self.anywhere else self._allowed
+        return hands if place(order, rng, hands) else None
+
+    def _allowed(self, order: list[int], rng: Rng, hands: list[list[int]]) -> bool:
         room = list(self.room)
         allowed = self.allowed
         draw = rng.random
-        hands: list[list[int]] = [[] for _ in range(SEATS)]
-        hands[self.know.seat] = list(self.know.hand)
-        anywhere = self.anywhere
-        left = sum(room)
         for card in order:
             seats = allowed[card]
-            total = left if anywhere else sum(map(room.__getitem__, seats))
+            total = sum(map(room.__getitem__, seats))
             if not total:
-                return None
+                return False
             pick = draw() * total
             for seat in seats:
-                free = room[seat]
-                if free:
-                    pick -= free
+                if room[seat]:
+                    pick -= room[seat]
                     if pick < 0:
                         break
             else:  # (rounding) the last seat with room
                 seat = [s for s in seats if room[s]][-1]
             hands[seat].append(card)
             room[seat] -= 1
+        return True
+
+    def _anywhere(self, order: list[int], rng: Rng, hands: list[list[int]]) -> bool:
+        """``_allowed`` when every card may go to every other seat: the room is the cards
+        left, and the draw minus the rooms in turn goes below 0 exactly where the draw is
+        below their running sum (the subtractions are exact while it is not)."""
+        room = list(self.room)
+        first, second, third = self.others
+        draw = rng.random
+        left = sum(room)
+        for card in order:
+            if not left:
+                return False
+            pick = draw() * left  # < left: the third seat has room when it is reached
+            if pick < room[first]:
+                seat = first
+            elif pick < room[first] + room[second]:
+                seat = second
+            else:
+                seat = third
+            hands[seat].append(card)
+            room[seat] -= 1
             left -= 1
-        return hands
+        return True
 
 
 def _matching(

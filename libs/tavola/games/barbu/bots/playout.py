@@ -50,6 +50,8 @@ LEAD_LOW = {c: _lead_low(c) for c in NEGATIVE}
 DISCARD = {c: _discard(c) for c in NEGATIVE}
 DUMP_HIGH = _ranking(lambda card: (card % 13, -card))
 PLAY_LOW = tuple(_play_low(t) for t in range(4))
+BIT = tuple(1 << card for card in CARDS)
+SUIT_BITS = (1 << 13) - 1
 AFTER = tuple(tuple((seat + step) % SEATS for step in range(1, SEATS + 1)) for seat in range(SEATS))
 
 
@@ -214,11 +216,11 @@ def _trumps(sim: Sim, trump: int) -> None:
 def _by_suit(hands: list[list[int]]) -> list[list[list[int]]]:
     """Each seat's cards per suit in order: following suit reads one list (within a suit
     medium's choices are by value, the hand's order only breaks ties between suits)."""
-    suits: list[list[list[int]]] = [[[], [], [], []] for _ in hands]
-    for seat, hand in enumerate(hands):
-        mine = suits[seat]
-        for c in sorted(hand):
-            mine[c // 13].append(c)
+    suits = []
+    for hand in hands:
+        cards = sorted(hand)
+        one, two, three = bisect_left(cards, 13), bisect_left(cards, 26), bisect_left(cards, 39)
+        suits.append([cards[:one], cards[one:two], cards[two:three], cards[three:]])
     return suits
 
 
@@ -235,16 +237,13 @@ def _domino(sim: Sim, start: int) -> None:
     # high = start - 1: the cards playable on a row are then always low - 1 and high + 1
     low = [start + 1 if row is None else row[0] for row in sim.rows]
     high = [start - 1 if row is None else row[1] for row in sim.rows]
-    # who holds each card (SEATS: nobody) and where in the hand, each seat's ranks per
-    # suit as bits, and the playable cards each seat holds
+    # who holds each card (SEATS: nobody), each seat's cards as bits (1 << card) and the
+    # playable cards each seat holds
     owner = [SEATS] * 52
-    place_in_hand = [0] * 52
-    ranks = [[0] * 4 for _ in range(SEATS)]
     for seat, hand in enumerate(hands):
-        for i, c in enumerate(hand):
+        for c in hand:
             owner[c] = seat
-            place_in_hand[c] = i
-            ranks[seat][c // 13] |= 1 << c % 13
+    held = [sum(map(BIT.__getitem__, hand)) for hand in hands]
     ready: list[list[int]] = [[] for _ in range(SEATS + 1)]
     for suit in range(4):
         ends = {rank for rank in (low[suit] - 1, high[suit] + 1) if 0 <= rank < 13}
@@ -255,17 +254,16 @@ def _domino(sim: Sim, start: int) -> None:
         turn = next((s for s in AFTER[turn] if ready[s]), turn)
     while ready[turn]:  # nobody able to play: cannot happen in a real deal
         legal = ready[turn]
-        mine = ranks[turn]
+        hand = hands[turn]
         if len(legal) == 1:
             card = legal[0]
         else:  # medium breaks ties by the hand's order
-            legal.sort(key=place_in_hand.__getitem__)
-            card = _domino_choice(legal, low, high, mine, start)
+            legal.sort(key=hand.index)
+            card = _domino_choice(legal, low, high, held[turn], start)
         legal.remove(card)
-        suit, rank = card // 13, card % 13
-        hand = hands[turn]
         hand.remove(card)
-        mine[suit] ^= 1 << rank
+        held[turn] ^= BIT[card]
+        suit, rank = card // 13, card % 13
         if rank < low[suit]:  # the row now goes down to it
             low[suit] = rank
             if rank > 0:
@@ -290,15 +288,13 @@ def _domino(sim: Sim, start: int) -> None:
     sim.turn, sim.over = turn, True
 
 
-def _domino_choice(
-    legal: list[int], low: list[int], high: list[int], mine: list[int], start: int
-) -> int:
+def _domino_choice(legal: list[int], low: list[int], high: list[int], mine: int, start: int) -> int:
     """cardplay.domino without knowledge: the first card of the best (own cards freed minus
     1.5 per gift, distance from the starting rank), as one integer per card."""
     chosen, best = legal[0], -(1 << 30)
     for card in legal:
         suit, rank = card // 13, card % 13
-        held = mine[suit]
+        held = mine >> 13 * suit & SUIT_BITS  # the seat's ranks in the suit
         value = 0
         if rank > high[suit]:  # the row grows upwards from here
             value += 2 * (held >> rank + 1).bit_count()
