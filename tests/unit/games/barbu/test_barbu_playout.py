@@ -21,6 +21,9 @@ def _random_sim(rng: random.Random, contract: Contract) -> Sim:
     the last penalty card (``play_out_all_tricks``)."""
     deck = list(range(52))
     rng.shuffle(deck)
+    if rng.random() < 0.3:  # long suits
+        spread = rng.random() * 3
+        deck.sort(key=lambda c: c // 13 + rng.random() * spread)
     sim = Sim(
         contract,
         rng.randrange(4) if contract == Contract.TRUMPS else None,

@@ -225,10 +225,16 @@ def _by_suit(hands: list[list[int]]) -> list[list[list[int]]]:
 
 
 def _short_side_lead(hand: list[int], suits: list[list[int]], trump: int) -> int:
-    """cardplay._short_side_lead: the lowest card of the shortest side suit."""
-    length = [len(cards) for cards in suits]
-    side = [c for c in hand if c // 13 != trump] or hand
-    return min(side, key=lambda c: length[c // 13] * 13 + c % 13)
+    """cardplay._short_side_lead: the lowest card of the shortest side suit (among equals
+    the first in the hand); only trumps: the lowest trump."""
+    lead, best = suits[trump][0] if suits[trump] else -1, 1 << 30
+    for suit, cards in enumerate(suits):
+        if cards and suit != trump:
+            card = cards[0]
+            key = len(cards) * 13 + card % 13
+            if key < best or (key == best and hand.index(card) < hand.index(lead)):
+                lead, best = card, key
+    return lead
 
 
 def _domino(sim: Sim, start: int) -> None:
@@ -257,9 +263,8 @@ def _domino(sim: Sim, start: int) -> None:
         hand = hands[turn]
         if len(legal) == 1:
             card = legal[0]
-        else:  # medium breaks ties by the hand's order
-            legal.sort(key=hand.index)
-            card = _domino_choice(legal, low, high, held[turn], start)
+        else:
+            card = _domino_choice(legal, hand, low, high, held[turn], start)
         legal.remove(card)
         hand.remove(card)
         held[turn] ^= BIT[card]
@@ -288,9 +293,11 @@ def _domino(sim: Sim, start: int) -> None:
     sim.turn, sim.over = turn, True
 
 
-def _domino_choice(legal: list[int], low: list[int], high: list[int], mine: int, start: int) -> int:
-    """cardplay.domino without knowledge: the first card of the best (own cards freed minus
-    1.5 per gift, distance from the starting rank), as one integer per card."""
+def _domino_choice(
+    legal: list[int], hand: list[int], low: list[int], high: list[int], mine: int, start: int
+) -> int:
+    """cardplay.domino without knowledge: the best card (own cards freed minus 1.5 per gift,
+    distance from the starting rank, as one integer), the first in the hand among equals."""
     chosen, best = legal[0], -(1 << 30)
     for card in legal:
         suit, rank = card // 13, card % 13
@@ -305,6 +312,6 @@ def _domino_choice(legal: list[int], low: list[int], high: list[int], mine: int,
             if rank > 0 and not held >> rank - 1 & 1:
                 value -= 3
         value = value * 13 + abs(rank - start)
-        if value > best:
+        if value > best or (value == best and hand.index(card) < hand.index(chosen)):
             chosen, best = card, value
     return chosen
