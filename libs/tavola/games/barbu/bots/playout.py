@@ -2,12 +2,14 @@
 one loop per kind of contract (negative, Trumps, Domino).
 
 Every rollout of the master goes through here, so the per-card work is kept to a few list
-operations: the medium heuristics' sort keys are precomputed per contract as ranks of the
-52 cards (``_ranking``), the winning card and the trick's penalties are kept as the cards
-fall, and Domino keeps the set of playable cards and each seat's ranks per suit as bits.
-The choices are exactly medium's, ties included: medium takes the first best card of the
-hand order (``max``/``min`` over the legal cards), so the hands stay lists in that order.
-A test plays both on random positions and compares the whole simulator afterwards.
+operations: medium's sort keys are precomputed per contract as ranks of the 52 cards
+(``_ranking``), each seat's cards are also kept per suit in order (within a suit medium
+chooses by value: a duck or a cheap winner is a bisect away), the winning card and the
+trick's penalties are kept as the cards fall, and Domino keeps each row as low..high and
+each seat's playable cards. Between suits medium takes the first best card in the hand's
+order (``max``/``min`` over the legal cards), so the hands stay lists in that order and
+settle those ties. A test plays both on random positions and compares the whole
+simulator afterwards.
 """
 
 from __future__ import annotations
