@@ -29,6 +29,7 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 from tavola.accounts.model import Kind, Principal
+from tavola.bus.connection import Connection
 from tavola.protocol import errors
 from tavola.protocol.errors import ServiceError
 from tavola.protocol.events import reason_to_pb
@@ -247,12 +248,20 @@ async def call(
     who = service or prefix.rsplit(".", 1)[-1]
     try:
         with tracing.span(f"nats {method}", "client", None, _attributes(method, {})):
-            msg = await nc.request(
-                f"{prefix}.{method}",
-                envelope.SerializeToString(),
-                timeout=timeout,
-                headers=tracing.inject(),
-            )
+            if isinstance(nc, Connection):
+                msg = await nc.ask(
+                    f"{prefix}.{method}",
+                    envelope.SerializeToString(),
+                    timeout,
+                    headers=tracing.inject(),
+                )
+            else:
+                msg = await nc.request(
+                    f"{prefix}.{method}",
+                    envelope.SerializeToString(),
+                    timeout=timeout,
+                    headers=tracing.inject(),
+                )
     except nats.errors.NoRespondersError:
         if absent_ok:
             raise NobodyServes(f"{prefix}.{method}") from None

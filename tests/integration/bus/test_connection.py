@@ -13,6 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 import nats.errors
 import pytest
 from nats.aio.client import Client
+from nats.aio.msg import Msg
 
 from tavola.bus.connection import Connection, reading
 from tavola.infra.proxy import CLEAR, Conditions, ProxyHandle, ProxyThread
@@ -109,3 +110,38 @@ def _set(event: asyncio.Event):  # type: ignore[no-untyped-def]
         event.set()
 
     return callback
+
+
+async def test_ask_gets_each_reply_to_its_own_request_and_tells_nobody_from_slow(
+    nats_url: str,
+) -> None:
+    client = await connect_nats(nats_url, "scoring")
+    server = await connect_nats(nats_url, "engine")
+    subject = f"test.ask.{secrets.token_hex(4)}"
+    try:
+
+        async def echo(msg: Msg) -> None:
+            await asyncio.sleep(0.01 * (5 - int(msg.data)))  # later requests answered first
+            await msg.respond(b"re:" + msg.data)
+
+        await server.subscribe(subject, cb=echo)
+        await server.flush()
+        assert isinstance(client, Connection)
+        replies = await asyncio.gather(
+            *(client.ask(subject, str(n).encode(), 5.0) for n in range(5))
+        )
+        assert [r.data for r in replies] == [f"re:{n}".encode() for n in range(5)]
+        with pytest.raises(nats.errors.NoRespondersError):
+            await client.ask(f"{subject}.nobody", b"", 5.0)
+        await server.subscribe(f"{subject}.silent", cb=_ignore)
+        await server.flush()
+        with pytest.raises(nats.errors.TimeoutError):
+            await client.ask(f"{subject}.silent", b"", 0.2)
+        assert not client._replies  # nothing left waiting
+    finally:
+        await client.close()
+        await server.close()
+
+
+async def _ignore(_msg: Msg) -> None:
+    return None
