@@ -1,12 +1,19 @@
 """Fast play-outs of one determinized deal (the master's simulator).
 
-A ``Setup`` holds what every sample of one decision shares: the contract's card tables
-(trump power, kind, points and a precomputed "beats" matrix, built from the rules'
-``beats``), the completed tricks, the trick in progress and the announcement levels.
-``playout`` gives every seat its hidden hand, plays the deal to its end with a cheap
-rule-of-thumb policy that sees the sampled parties (perfect information inside the sample)
-and returns an ``Outcome``; ``score`` settles it with the rules' own ``settle`` for any
-announcement levels, so one play-out prices a card and an announcement alike.
+A ``Setup`` holds what every sample of one decision shares: the completed tricks (folded
+into what each seat has taken), the trick in progress and the announcement levels. A
+``Playout`` gives every seat its hidden hand, and ``run`` plays the deal to its end with a
+cheap rule-of-thumb policy that sees the sampled parties (perfect information inside the
+sample) and returns an ``Outcome``; ``score`` settles it with the rules' own ``value_of``
+for any announcement levels, so one play-out prices a card and an announcement alike.
+
+Speed: the master runs every candidate card on every sample, so ``Playout`` does once per
+sample what all its runs share. It sorts each hand by what discarding a card costs
+(stably: ties stay in hand order), so the policy's usual choice, the cheapest legal card
+(first in hand order among equal costs), is the first of a list, and keeps each hand also
+split by kind, so the cards that follow suit need no filtering. Tricks are folded as they
+end into what each seat has taken; the settlement of a tally under announcement levels is
+cached (``_settled``), the special points come as one net value.
 """
 
 from __future__ import annotations
@@ -16,8 +23,8 @@ from functools import cache
 
 from tavola.games.doppelkopf.bots.infer import Seen
 from tavola.games.doppelkopf.bots.sample import CARDS, ID, Hands, Sampler
-from tavola.games.doppelkopf.model import Contract, Party, ScoreLine
-from tavola.games.doppelkopf.scoring import Tally, value_of, winner_of
+from tavola.games.doppelkopf.model import Contract, Party
+from tavola.games.doppelkopf.scoring import Tally, value_of
 from tavola.games.doppelkopf.trumps import (
     CLUB_JACK,
     CLUB_QUEEN,
@@ -29,9 +36,11 @@ from tavola.games.doppelkopf.trumps import (
 )
 from tavola.rules.cards import Card, Rank
 
-FOX_ID, KARLCHEN_ID = ID[FOX], ID[CLUB_JACK]
+FOX_ID, KARLCHEN_ID, QUEEN_ID = ID[FOX], ID[CLUB_JACK], ID[CLUB_QUEEN]
 PTS = tuple(POINTS[c.rank] for c in CARDS)
 ACES = frozenset(ID[c] for c in CARDS if c.rank == Rank.ACE)
+KINDS = 5  # TRUMP (-1) and the four suits: a hand by kind is a list indexed by the kind
+MARKED = frozenset((FOX_ID, KARLCHEN_ID))  # cards that may earn special points
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +49,9 @@ class Tables:
     kind: tuple[int, ...]
     pts: tuple[int, ...]
     cost: tuple[float, ...]  # what discarding the card gives away (points, trump strength)
-    keep: tuple[bool, ...]  # high trumps: never smeared to a partner
-    beats: tuple[tuple[bool, ...], ...]  # beats[new][best]
+    smear: tuple[int, ...]  # what smearing it gives: points, high trumps far below the rest
+    ace: tuple[bool, ...]  # plain aces (led while their suit is fresh)
+    beaten: tuple[tuple[bool, ...], ...]  # beaten[best][new]: does ``new`` beat ``best``
     strong: int  # power from which a partner's card is left alone
 
 
@@ -58,9 +68,21 @@ def tables(contract: Contract, schweinchen: bool, second_dulle: bool) -> Tables:
         pt + ((pw - (trumps[-1] if trumps else 0)) * 0.5 + 1.5 if k == TRUMP else 0)
         for pw, k, pt in zip(power, kind, pts, strict=True)
     )
-    keep = tuple(k == TRUMP and pw >= keep_from for pw, k in zip(power, kind, strict=True))
-    table = tuple(tuple(beats(a, b, rules, second_dulle) for b in CARDS) for a in CARDS)
-    return Tables(power, kind, pts, cost, keep, table, strong)
+    # high trumps are never smeared to a partner while another card can go
+    smear = tuple(
+        pt * SMEAR_POINT - (SMEAR_KEEP if k == TRUMP and pw >= keep_from else 0)
+        for pw, k, pt in zip(power, kind, pts, strict=True)
+    )
+    ace = tuple(i in ACES and k != TRUMP for i, k in enumerate(kind))
+    table = tuple(tuple(beats(new, best, rules, second_dulle) for new in CARDS) for best in CARDS)
+    return Tables(power, kind, pts, cost, smear, ace, table, strong)
+
+
+# A smear key: the points, in steps wider than a hand so that, among equal points, the
+# card first in hand order (its place subtracted) wins, as ``max`` over the hand would;
+# kept trumps come after every other card.
+SMEAR_POINT = 16
+SMEAR_KEEP = 1024
 
 
 @dataclass
@@ -68,24 +90,46 @@ class Setup:
     """What every sample of one decision shares."""
 
     seen: Seen
-    order: dict[int, int]  # seat -> next seat
+    order: list[int]  # seat -> next seat
     levels: tuple[int, int]
-    plays: list[tuple[int, int]]
+    plays: list[tuple[int, int]]  # the trick in progress
     turn: int
     led: set[int]  # kinds led so far (plain suits matter)
     sampler: Sampler
-    tricks: list[tuple[tuple[tuple[int, int], ...], int]]
+    mine: list[int]  # the seat's own hand
+    tricks: int  # completed
+    won: list[int]  # by seat: card points of the tricks it took
+    taken: list[int]  # by seat: tricks it took
+    big: list[int]  # by seat: tricks of 40 points or more it took (Doppelkopf)
+    foxes: list[tuple[int, int]]  # a ♦A taken: (seat that played it, seat that took it)
+    last: tuple[int, int, tuple[tuple[int, int], ...]]  # last trick: winner, card, marked
     fuchs_am_end: bool
     karlchen_fangen: bool
+    queens_shown: frozenset[int]  # seats that played a ♣Q
+    fox_shown: bool  # a ♦A was played (no Schweinchen to find)
 
     @staticmethod
     def of(seen: Seen) -> Setup:
         seats = seen.seats
-        order = {s: seats[(i + 1) % len(seats)] for i, s in enumerate(seats)}
+        n = len(seen.view.card_counts)
+        order = list(range(n))
+        for i, s in enumerate(seats):
+            order[s] = seats[(i + 1) % len(seats)]
         led = {seen.rules.kind[t.plays[0].card] for t in seen.tricks}
         plays = [(p.seat, ID[p.card]) for p in seen.plays]
         turn = seen.view.turn if seen.view.turn is not None else seen.me
-        tricks = [(tuple((p.seat, ID[p.card]) for p in t.plays), t.winner) for t in seen.tricks]
+        won, taken, big = [0] * n, [0] * n, [0] * n
+        foxes: list[tuple[int, int]] = []
+        last: tuple[int, int, tuple[tuple[int, int], ...]] = (0, -1, ())
+        for t in seen.tricks:
+            cards = [(p.seat, ID[p.card]) for p in t.plays]
+            value = sum(PTS[c] for _, c in cards)
+            won[t.winner] += value
+            taken[t.winner] += 1
+            big[t.winner] += value >= 40
+            foxes += [(s, t.winner) for s, c in cards if c == FOX_ID]
+            won_with = next(c for s, c in cards if s == t.winner)
+            last = (t.winner, won_with, tuple((s, c) for s, c in cards if c in MARKED))
         opts = seen.options
         return Setup(
             seen,
@@ -95,148 +139,237 @@ class Setup:
             turn,
             led,
             Sampler(seen),
-            tricks,
+            [ID[c] for c in seen.hand],
+            len(seen.tricks),
+            won,
+            taken,
+            big,
+            foxes,
+            last,
             bool(opts["fuchs_am_end"]),
             bool(opts["karlchen_fangen"]),
+            frozenset(s for s in seats if CLUB_QUEEN in seen.played[s]),
+            any(FOX in cards for cards in seen.played.values()),
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class Outcome:
     tally: Tally
-    specials: tuple[ScoreLine, ...]  # special points not depending on the winner
+    special: int  # net special points for Re not depending on the winner
     re: tuple[bool, ...]
     alone: bool
 
 
 class Playout:
+    """One sampled deal, ready to be played out from the current position any number of
+    times (one ``run`` per candidate card)."""
+
     def __init__(self, setup: Setup, hands: Hands) -> None:
         seen = setup.seen
         self.setup = setup
-        self.hands = {seen.me: [ID[c] for c in seen.hand], **hands}
-        self.pig = _pig(seen, self.hands)
-        self.t = tables(seen.contract, self.pig is not None, seen.second_dulle)
-        self.re, self.alone = _parties(seen, self.hands)
+        self.hands = {seen.me: setup.mine, **hands}
+        self.pig = _pig(setup, self.hands)
+        self.t = t = tables(seen.contract, self.pig is not None, seen.second_dulle)
+        self.re, self.alone = _parties(setup, self.hands)
         self.open = (
             seen.contract == Contract.WEDDING
             and seen.view.partner is None
             and (not seen.wedding_alone)
         )
+        n = len(setup.order)
+        cost, kind, ace, smear = t.cost.__getitem__, t.kind, t.ace, t.smear
+        self.sorted: list[list[int]] = [[] for _ in range(n)]  # by cost, ties in hand order
+        self.suits: list[list[list[int]]] = [[] for _ in range(n)]  # the same by kind
+        self.aces: list[list[int]] = [[] for _ in range(n)]  # plain aces, in hand order
+        self.smear: list[list[int]] = [[] for _ in range(n)]  # smear key by card
+        self.again: list[tuple[int, ...]] = [() for _ in range(n)]  # its key once played
+        for s, hand in self.hands.items():
+            ordered = sorted(hand, key=cost)
+            suits: list[list[int]] = [[] for _ in range(KINDS)]
+            for c in ordered:
+                suits[kind[c]].append(c)
+            key, again = list(smear), list(smear)
+            for place in range(len(hand) - 1, -1, -1):  # the first copy of a card counts
+                c = hand[place]
+                again[c] = key[c]  # once played, its second copy (if any) does
+                key[c] = smear[c] - place
+            self.sorted[s], self.suits[s], self.smear[s] = ordered, suits, key
+            self.again[s] = tuple(again)
+            self.aces[s] = [c for c in ordered if ace[c]]
+        # the trick in progress: how many cards, their points, the best card and its seat
+        best_seat = best = -1
+        points = 0
+        for s, c in setup.plays:
+            points += t.pts[c]
+            if best < 0 or t.beaten[best][c]:
+                best_seat, best = s, c
+        led = t.kind[setup.plays[0][1]] if setup.plays else TRUMP
+        self.trick = (len(setup.plays), points, best_seat, best, led)
 
     def run(self, first: int | None, trace: list[Card] | None = None) -> Outcome:
         """Play the deal out (``first``: the card the seat on turn plays now); ``trace``
         collects the cards played, in order (tests)."""
         setup, t = self.setup, self.t
-        beat, pts = t.beats, t.pts
-        hands = {s: list(h) for s, h in self.hands.items()}
-        plays = list(setup.plays)
-        led = set(setup.led)
+        kind, pts, power, beaten, ace = t.kind, t.pts, t.power, t.beaten, t.ace
+        strong = t.strong
+        hands = [list(h) for h in self.sorted]
+        suits = [[list(k) for k in ks] for ks in self.suits]
+        aces = [list(a) for a in self.aces]
+        smear, again = [list(k) for k in self.smear], self.again
         re = list(self.re)
         alone, wedding_open = self.alone, self.open
-        tricks = list(setup.tricks)
-        turn, size, order = setup.turn, len(setup.seen.seats), setup.order
-        best: tuple[int, int] | None = None
-        points = 0
-        for p in plays:
-            points += pts[p[1]]
-            if best is None or beat[p[1]][best[1]]:
-                best = p
-        while hands[turn]:
+        declarer = setup.seen.view.declarer
+        won, taken, big = list(setup.won), list(setup.taken), list(setup.big)
+        foxes = list(setup.foxes)
+        last_winner, last_card, last_marked = setup.last
+        led = set(setup.led)
+        done, order = setup.tricks, setup.order
+        size = len(setup.seen.seats)
+        final = size - 1
+        turn = setup.turn
+        count, points, best_seat, best, kind_led = self.trick
+        marked = [(s, c) for s, c in setup.plays if c in MARKED]
+        while True:
             hand = hands[turn]
+            if not hand:
+                break
             if first is not None:
                 card, first = first, None
-            elif best is None:
-                card = _lead(t, hand, led)
+            elif not count:  # lead: a plain ace of a fresh suit, else the cheapest card
+                card = hand[0]
+                for c in aces[turn]:
+                    if kind[c] not in led:
+                        card = c
+                        break
             else:
-                card = _follow(t, hand, plays, best, points, re[best[0]] == re[turn], size)
+                legal = suits[turn][kind_led] or hand
+                card = legal[0]  # the cheapest: a duck
+                if len(legal) == 1:
+                    pass
+                elif re[best_seat] == re[turn]:  # a partner's trick: smear when it is safe
+                    if count == final or power[best] >= strong:
+                        card = max(legal, key=smear[turn].__getitem__)
+                else:  # an opponent's: win it cheaply when it is worth it
+                    beats_best = beaten[best]
+                    wins = [c for c in legal if beats_best[c]]
+                    if wins:
+                        cheapest = min(wins, key=power.__getitem__)
+                        if count == final or points >= 10 or power[cheapest] < strong:
+                            card = cheapest
             hand.remove(card)
+            suits[turn][kind[card]].remove(card)
+            if ace[card]:
+                aces[turn].remove(card)
+            smear[turn][card] = again[turn][card]
             if trace is not None:
                 trace.append(CARDS[card])
-            if best is None:
-                led.add(t.kind[card])
-                best = (turn, card)
-            elif beat[card][best[1]]:
-                best = (turn, card)
-            plays.append((turn, card))
+            if not count:
+                kind_led = kind[card]
+                led.add(kind_led)
+                best_seat, best = turn, card
+            elif beaten[best][card]:
+                best_seat, best = turn, card
+            if card in MARKED:
+                marked.append((turn, card))
             points += pts[card]
-            if len(plays) < size:
+            count += 1
+            if count < size:
                 turn = order[turn]
                 continue
-            tricks.append((tuple(plays), best[0]))
-            if wedding_open and len(tricks) <= 3:
-                if best[0] != setup.seen.view.declarer:
-                    re[best[0]] = True
+            done += 1
+            won[best_seat] += points
+            taken[best_seat] += 1
+            if points >= 40:
+                big[best_seat] += 1
+            if marked:
+                foxes += [(s, best_seat) for s, c in marked if c == FOX_ID]
+            if wedding_open and done <= 3:
+                if best_seat != declarer:
+                    re[best_seat] = True
                     wedding_open = False
-                elif len(tricks) == 3:
+                elif done == 3:
                     alone = True
-            turn = best[0]
-            plays, best, points = [], None, 0
-        return _outcome(setup, tricks, tuple(re), alone)
+            last_winner, last_card, last_marked = best_seat, best, tuple(marked)
+            turn = best_seat
+            count = points = 0
+            marked = []
+        last = (last_winner, last_card, last_marked)
+        return _outcome(setup, done, won, taken, big, foxes, last, tuple(re), alone)
 
 
 def _outcome(
     setup: Setup,
-    tricks: list[tuple[tuple[tuple[int, int], ...], int]],
+    done: int,
+    won: list[int],
+    taken: list[int],
+    big: list[int],
+    foxes: list[tuple[int, int]],
+    last: tuple[int, int, tuple[tuple[int, int], ...]],
     re: tuple[bool, ...],
     alone: bool,
 ) -> Outcome:
-    """Tally and special points (those not depending on the winner) of a finished deal."""
+    """Tally and special points (those not depending on the winner) of a finished deal,
+    each line netted for Re (+1) or Kontra (-1) as ``value_of`` nets them."""
     points, counts = [0, 0], [0, 0]
-    lines: list[ScoreLine] = []
-    specials = not (alone or setup.seen.contract.is_solo)
-    for plays, winner in tricks:
-        side = 0 if re[winner] else 1
-        value = sum(PTS[c] for _, c in plays)
-        points[side] += value
-        counts[side] += 1
-        if not specials:
-            continue
-        taker = Party(side)
-        if value >= 40:
-            lines.append(ScoreLine("doppelkopf.line.doppelkopf", taker, 1))
-        for seat, c in plays:
-            if c == FOX_ID and re[seat] != re[winner]:
-                lines.append(ScoreLine("doppelkopf.line.fox", taker, 1))
-    if specials and tricks:
-        lines += _last_trick(setup, tricks[-1], re)
+    for seat in setup.seen.seats:
+        side = 0 if re[seat] else 1
+        points[side] += won[seat]
+        counts[side] += taken[seat]
+    special = 0
+    if done and not (alone or setup.seen.contract.is_solo):
+        for seat in setup.seen.seats:
+            special += big[seat] if re[seat] else -big[seat]
+        for played_by, taker in foxes:
+            if re[played_by] != re[taker]:
+                special += 1 if re[taker] else -1
+        special += _last_trick(setup, last, re)
     tally = Tally((points[0], points[1]), (counts[0], counts[1]))
-    return Outcome(tally, tuple(lines), re, alone)
+    return Outcome(tally, special, re, alone)
 
 
 def _last_trick(
-    setup: Setup, trick: tuple[tuple[tuple[int, int], ...], int], re: tuple[bool, ...]
-) -> list[ScoreLine]:
-    plays, winner = trick
-    taker = Party.RE if re[winner] else Party.KONTRA
-    won_with = next(c for s, c in plays if s == winner)
-    lines = []
+    setup: Setup, last: tuple[int, int, tuple[tuple[int, int], ...]], re: tuple[bool, ...]
+) -> int:
+    winner, won_with, marked = last
+    taker = 1 if re[winner] else -1
+    special = 0
     if won_with == KARLCHEN_ID:
-        lines.append(ScoreLine("doppelkopf.line.karlchen", taker, 1))
+        special += taker
     if setup.fuchs_am_end and won_with == FOX_ID:
-        lines.append(ScoreLine("doppelkopf.line.fox_last", taker, 1))
+        special += taker
     if setup.karlchen_fangen:
-        lines += [
-            ScoreLine("doppelkopf.line.karlchen_caught", taker, 1)
-            for s, c in plays
-            if c == KARLCHEN_ID and re[s] != re[winner]
-        ]
-    return lines
+        for seat, c in marked:
+            if c == KARLCHEN_ID and re[seat] != re[winner]:
+                special += taker
+    return special
+
+
+@cache
+def _settled(
+    points: tuple[int, int], tricks: tuple[int, int], levels: tuple[int, int]
+) -> tuple[Party | None, int]:
+    """The winner and Re's value of a tally under announcement levels, without special
+    points (the rules' ``value_of``; few distinct tallies occur, so it is cached)."""
+    settlement = value_of(Tally(points, tricks), levels, ())
+    return settlement.winner, settlement.value
 
 
 def score(seen: Seen, outcome: Outcome, levels: tuple[int, int], seat: int) -> int:
     """The seat's score for the deal under announcement ``levels`` (Bock aside)."""
     solo = outcome.alone or seen.contract.is_solo
-    lines = list(outcome.specials)
-    winner = winner_of(outcome.tally, levels)
+    tally = outcome.tally
+    winner, value = _settled(tally.points, tally.tricks, levels)
+    value += outcome.special
     if not solo and winner == Party.KONTRA:
-        lines.append(ScoreLine("doppelkopf.line.against_the_old", Party.KONTRA, 1))
-    value = value_of(outcome.tally, levels, lines).value
+        value -= 1  # "against the old", credited to Kontra
     if outcome.re[seat]:
         return value * (3 if solo else 1)
     return -value
 
 
-def _pig(seen: Seen, hands: Hands) -> int | None:
+def _pig(setup: Setup, hands: Hands) -> int | None:
+    seen = setup.seen
     if seen.view.schweinchen is not None:
         return seen.view.schweinchen
     if not seen.options["schweinchen"] or seen.contract not in (
@@ -245,55 +378,21 @@ def _pig(seen: Seen, hands: Hands) -> int | None:
         Contract.POVERTY,
     ):
         return None
-    if any(FOX in cards for cards in seen.played.values()):
+    if setup.fox_shown:
         return None
-    return next((s for s, h in hands.items() if h.count(ID[FOX]) == 2), None)
+    return next((s for s, h in hands.items() if h.count(FOX_ID) == 2), None)
 
 
-def _parties(seen: Seen, hands: Hands) -> tuple[tuple[bool, ...], bool]:
+def _parties(setup: Setup, hands: Hands) -> tuple[tuple[bool, ...], bool]:
+    seen = setup.seen
     n = len(seen.view.card_counts)
     view = seen.view
     if seen.contract == Contract.NORMAL:
-        queen = ID[CLUB_QUEEN]
-        holders = [s for s in seen.seats if queen in hands[s] or CLUB_QUEEN in seen.played[s]]
+        shown = setup.queens_shown
+        holders = [s for s in seen.seats if QUEEN_ID in hands[s] or s in shown]
         return tuple(s in holders for s in range(n)), len(holders) == 1
     re = {view.declarer} if view.declarer is not None else set()
     if view.partner is not None:
         re.add(view.partner)
     alone = seen.contract.is_solo or seen.wedding_alone
     return tuple(s in re for s in range(n)), alone
-
-
-def _follow(
-    t: Tables,
-    hand: list[int],
-    plays: list[tuple[int, int]],
-    best: tuple[int, int],
-    points: int,
-    friend: bool,
-    size: int,
-) -> int:
-    kind = t.kind[plays[0][1]]
-    legal = [c for c in hand if t.kind[c] == kind] or hand
-    if len(legal) == 1:
-        return legal[0]
-    last = len(plays) == size - 1
-    if friend:
-        if last or t.power[best[1]] >= t.strong:
-            smear = [c for c in legal if not t.keep[c]] or legal
-            return max(smear, key=t.pts.__getitem__)
-    else:
-        beat = t.beats
-        wins = [c for c in legal if beat[c][best[1]]]
-        if wins:
-            cheapest = min(wins, key=t.power.__getitem__)
-            if last or points >= 10 or t.power[cheapest] < t.strong:
-                return cheapest
-    return min(legal, key=t.cost.__getitem__)
-
-
-def _lead(t: Tables, hand: list[int], led: set[int]) -> int:
-    for c in hand:
-        if c in ACES and t.kind[c] != TRUMP and t.kind[c] not in led:
-            return c
-    return min(hand, key=t.cost.__getitem__)
