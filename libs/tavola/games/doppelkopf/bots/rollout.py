@@ -18,7 +18,7 @@ cached (``_settled``), the special points come as one net value.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from tavola.games.doppelkopf.bots.infer import Seen
@@ -49,7 +49,7 @@ class Tables:
     kind: tuple[int, ...]
     pts: tuple[int, ...]
     cost: tuple[float, ...]  # what discarding the card gives away (points, trump strength)
-    smear: tuple[int, ...]  # what smearing it gives: points, high trumps far below the rest
+    smear: tuple[int, ...]  # what smearing it gives: points, high trumps below any other
     ace: tuple[bool, ...]  # plain aces (led while their suit is fresh)
     beaten: tuple[tuple[bool, ...], ...]  # beaten[best][new]: does ``new`` beat ``best``
     strong: int  # power from which a partner's card is left alone
@@ -70,7 +70,7 @@ def tables(contract: Contract, schweinchen: bool, second_dulle: bool) -> Tables:
     )
     # high trumps are never smeared to a partner while another card can go
     smear = tuple(
-        pt * SMEAR_POINT - (SMEAR_KEEP if k == TRUMP and pw >= keep_from else 0)
+        pt - (SMEAR_KEEP if k == TRUMP and pw >= keep_from else 0)
         for pw, k, pt in zip(power, kind, pts, strict=True)
     )
     ace = tuple(i in ACES and k != TRUMP for i, k in enumerate(kind))
@@ -78,11 +78,7 @@ def tables(contract: Contract, schweinchen: bool, second_dulle: bool) -> Tables:
     return Tables(power, kind, pts, cost, smear, ace, table, strong)
 
 
-# A smear key: the points, in steps wider than a hand so that, among equal points, the
-# card first in hand order (its place subtracted) wins, as ``max`` over the hand would;
-# kept trumps come after every other card.
-SMEAR_POINT = 16
-SMEAR_KEEP = 1024
+SMEAR_KEEP = 100  # a smear key: the points, kept trumps after every other card
 
 
 @dataclass
@@ -107,6 +103,7 @@ class Setup:
     karlchen_fangen: bool
     queens_shown: frozenset[int]  # seats that played a ♣Q
     fox_shown: bool  # a ♦A was played (no Schweinchen to find)
+    shared: dict[bool, _Shared] = field(default_factory=dict)  # by Schweinchen: see ``_Shared``
 
     @staticmethod
     def of(seen: Seen) -> Setup:
@@ -177,46 +174,30 @@ class Playout:
             and seen.view.partner is None
             and (not seen.wedding_alone)
         )
+        shared = setup.shared.get(self.pig is not None)
+        if shared is None:
+            shared = setup.shared[self.pig is not None] = _Shared(setup, t)
+        self.trick = shared.trick
         n = len(setup.order)
-        cost, kind, ace, smear = t.cost.__getitem__, t.kind, t.ace, t.smear
-        self.sorted: list[list[int]] = [[] for _ in range(n)]  # by cost, ties in hand order
-        self.suits: list[list[list[int]]] = [[] for _ in range(n)]  # the same by kind
-        self.aces: list[list[int]] = [[] for _ in range(n)]  # plain aces, in hand order
-        self.smear: list[list[int]] = [[] for _ in range(n)]  # smear key by card
-        self.again: list[tuple[int, ...]] = [() for _ in range(n)]  # its key once played
-        for s, hand in self.hands.items():
-            ordered = sorted(hand, key=cost)
-            suits: list[list[int]] = [[] for _ in range(KINDS)]
-            for c in ordered:
-                suits[kind[c]].append(c)
-            key, again = list(smear), list(smear)
-            for place in range(len(hand) - 1, -1, -1):  # the first copy of a card counts
-                c = hand[place]
-                again[c] = key[c]  # once played, its second copy (if any) does
-                key[c] = smear[c] - place
-            self.sorted[s], self.suits[s], self.smear[s] = ordered, suits, key
-            self.again[s] = tuple(again)
-            self.aces[s] = [c for c in ordered if ace[c]]
-        # the trick in progress: how many cards, their points, the best card and its seat
-        best_seat = best = -1
-        points = 0
-        for s, c in setup.plays:
-            points += t.pts[c]
-            if best < 0 or t.beaten[best][c]:
-                best_seat, best = s, c
-        led = t.kind[setup.plays[0][1]] if setup.plays else TRUMP
-        self.trick = (len(setup.plays), points, best_seat, best, led)
+        self.sorted: list[list[int]] = [[] for _ in range(n)]
+        self.suits: list[list[list[int]]] = [[] for _ in range(n)]
+        self.aces: list[list[int]] = [[] for _ in range(n)]
+        me = seen.me
+        self.sorted[me], self.suits[me], self.aces[me] = shared.split
+        for s, hand in hands.items():
+            self.sorted[s], self.suits[s], self.aces[s] = _split(t, hand)
+        self.in_order = [self.hands.get(s, []) for s in range(n)]
 
     def run(self, first: int | None, trace: list[Card] | None = None) -> Outcome:
         """Play the deal out (``first``: the card the seat on turn plays now); ``trace``
         collects the cards played, in order (tests)."""
         setup, t = self.setup, self.t
         kind, pts, power, beaten, ace = t.kind, t.pts, t.power, t.beaten, t.ace
-        strong = t.strong
+        smear, strong = t.smear.__getitem__, t.strong
         hands = [list(h) for h in self.sorted]
+        in_order = [list(h) for h in self.in_order]
         suits = [[list(k) for k in ks] for ks in self.suits]
         aces = [list(a) for a in self.aces]
-        smear, again = [list(k) for k in self.smear], self.again
         re = list(self.re)
         alone, wedding_open = self.alone, self.open
         declarer = setup.seen.view.declarer
@@ -237,11 +218,12 @@ class Playout:
             if first is not None:
                 card, first = first, None
             elif not count:  # lead: a plain ace of a fresh suit, else the cheapest card
-                card = hand[0]
                 for c in aces[turn]:
                     if kind[c] not in led:
                         card = c
                         break
+                else:
+                    card = hand[0]
             else:
                 legal = suits[turn][kind_led] or hand
                 card = legal[0]  # the cheapest: a duck
@@ -249,7 +231,13 @@ class Playout:
                     pass
                 elif re[best_seat] == re[turn]:  # a partner's trick: smear when it is safe
                     if count == final or power[best] >= strong:
-                        card = max(legal, key=smear[turn].__getitem__)
+                        # equal points: the first in hand order (within a plain suit
+                        # equal points are copies of one card)
+                        if legal is hand:
+                            legal = in_order[turn]
+                        elif kind_led == TRUMP:
+                            legal = [c for c in in_order[turn] if kind[c] == TRUMP]
+                        card = max(legal, key=smear)
                 else:  # an opponent's: win it cheaply when it is worth it
                     beats_best = beaten[best]
                     wins = [c for c in legal if beats_best[c]]
@@ -258,10 +246,10 @@ class Playout:
                         if count == final or points >= 10 or power[cheapest] < strong:
                             card = cheapest
             hand.remove(card)
+            in_order[turn].remove(card)
             suits[turn][kind[card]].remove(card)
             if ace[card]:
                 aces[turn].remove(card)
-            smear[turn][card] = again[turn][card]
             if trace is not None:
                 trace.append(CARDS[card])
             if not count:
@@ -296,6 +284,35 @@ class Playout:
             marked = []
         last = (last_winner, last_card, last_marked)
         return _outcome(setup, done, won, taken, big, foxes, last, tuple(re), alone)
+
+
+def _split(t: Tables, hand: list[int]) -> tuple[list[int], list[list[int]], list[int]]:
+    """A hand sorted by discard cost (stably: ties in hand order), the same by kind, and
+    its plain aces in hand order."""
+    kind = t.kind
+    ordered = sorted(hand, key=t.cost.__getitem__)
+    suits: list[list[int]] = [[] for _ in range(KINDS)]
+    for c in ordered:
+        suits[kind[c]].append(c)
+    ace = t.ace
+    return ordered, suits, [c for c in hand if ace[c]]
+
+
+class _Shared:
+    """What every sample of a decision shares once its card tables are known (they depend
+    on a sampled Schweinchen): the seat's own hand split, and the trick in progress (cards,
+    points, best seat and card, led kind)."""
+
+    def __init__(self, setup: Setup, t: Tables) -> None:
+        self.split = _split(t, setup.mine)
+        best_seat = best = -1
+        points = 0
+        for s, c in setup.plays:
+            points += t.pts[c]
+            if best < 0 or t.beaten[best][c]:
+                best_seat, best = s, c
+        led = t.kind[setup.plays[0][1]] if setup.plays else TRUMP
+        self.trick = (len(setup.plays), points, best_seat, best, led)
 
 
 def _outcome(
