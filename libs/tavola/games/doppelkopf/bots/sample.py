@@ -33,6 +33,7 @@ class Sampler:
             for c in self.holds[s]:
                 pool.remove(c)
         self.pool = pool
+        self.free = {s: self.counts[s] - len(self.holds[s]) for s in self.others}
         kinds = [seen.rules.kind[c] for c in CARDS]
         forbid = {s: {ID[c] for c in seen.forbid[s]} for s in self.others}
         self.strict = {
@@ -41,7 +42,7 @@ class Sampler:
         }
         loose = {c: [s for s in self.others if c not in forbid[s]] for c in set(pool)}
         free = {c: list(self.others) for c in set(pool)}
-        self.tiers = (self.strict, loose, free)
+        self.tiers = tuple(_Tier(e, len(self.others)) for e in (self.strict, loose, free))
 
     def hands(self, rng: Rng) -> Hands:
         for attempt in range(ATTEMPTS * len(self.tiers)):
@@ -50,27 +51,53 @@ class Sampler:
                 return hands
         raise RuntimeError("no deal of the unseen cards")  # pragma: no cover
 
-    def _attempt(self, rng: Rng, eligible: dict[int, list[int]]) -> Hands | None:
-        hands: Hands = {s: list(self.holds[s]) for s in self.others}
-        free = {s: self.counts[s] - len(hands[s]) for s in self.others}
+    def _attempt(self, rng: Rng, tier: _Tier) -> Hands | None:
+        hands: Hands = {s: list(h) for s, h in self.holds.items()}
+        free = dict(self.free)
         rest = list(self.pool)
         rng.shuffle(rest)
-        rest.sort(key=lambda c: len(eligible[c]))
+        if tier.sort:
+            rest.sort(key=tier.size.__getitem__)
+        eligible, anywhere = tier.eligible, tier.anywhere
+        # the seats with free places (in seat order) and their free places in all: the
+        # eligible seats and their weight for a card any seat may hold
+        open_seats = [s for s in self.others if free[s] > 0]
+        left = sum(free[s] for s in open_seats)
+        random = rng.random
         for c in rest:
-            seats = [s for s in eligible[c] if free[s] > 0]
-            if not seats:
-                return None
-            if len(seats) == 1:
-                seat = seats[0]
+            if c in anywhere:
+                seats, places = open_seats, left
             else:
-                pick = rng.random() * sum(free[s] for s in seats)
+                seats = [s for s in eligible[c] if free[s] > 0]
+                places = sum([free[s] for s in seats])
+            if len(seats) > 1:
+                pick = random() * places
                 for seat in seats:
                     pick -= free[seat]
                     if pick < 0:
                         break
+            elif seats:
+                seat = seats[0]
+            else:
+                return None
             hands[seat].append(c)
             free[seat] -= 1
+            left -= 1
+            if not free[seat]:
+                open_seats = [s for s in open_seats if s != seat]
         return hands
+
+
+class _Tier:
+    """One tier of constraints: the seats eligible for each card, the cards any seat may
+    hold, and whether the cards are placed most-constrained first (``sort``: not needed
+    when every card has as many eligible seats)."""
+
+    def __init__(self, eligible: dict[int, list[int]], seats: int) -> None:
+        self.eligible = eligible
+        self.size = {c: len(s) for c, s in eligible.items()}
+        self.anywhere = frozenset(c for c, n in self.size.items() if n == seats)
+        self.sort = len(set(self.size.values())) > 1
 
 
 def sample_hands(seen: Seen, rng: Rng) -> dict[int, list[Card]]:
