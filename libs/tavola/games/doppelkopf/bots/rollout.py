@@ -79,6 +79,7 @@ def tables(contract: Contract, schweinchen: bool, second_dulle: bool) -> Tables:
 
 
 SMEAR_KEEP = 100  # a smear key: the points, kept trumps after every other card
+SMEAR_STEP = 16  # a hand's smear keys: that key in steps wider than a hand, minus the place
 
 
 @dataclass
@@ -160,7 +161,14 @@ class Outcome:
 
 class Playout:
     """One sampled deal, ready to be played out from the current position any number of
-    times (one ``run`` per candidate card)."""
+    times (one ``run`` per candidate card).
+
+    Each hand is a bit mask of slots (``_Slots``): slot i holds the hand's i-th card by
+    discard cost, equal costs in hand order. The rule-of-thumb policy's usual choice, the
+    cheapest legal card (the first in hand order among equal costs), is then the lowest
+    slot of the legal mask, and a card's lowest slot is its first copy in hand order, the
+    one ``list.remove`` would take: the play-out is the list-based one, move for move.
+    """
 
     def __init__(self, setup: Setup, hands: Hands) -> None:
         seen = setup.seen
@@ -178,26 +186,19 @@ class Playout:
         if shared is None:
             shared = setup.shared[self.pig is not None] = _Shared(setup, t)
         self.trick = shared.trick
-        n = len(setup.order)
-        self.sorted: list[list[int]] = [[] for _ in range(n)]
-        self.suits: list[list[list[int]]] = [[] for _ in range(n)]
-        self.aces: list[list[int]] = [[] for _ in range(n)]
-        me = seen.me
-        self.sorted[me], self.suits[me], self.aces[me] = shared.split
+        slots = [_NO_SLOTS] * len(setup.order)
+        slots[seen.me] = shared.slots
         for s, hand in hands.items():
-            self.sorted[s], self.suits[s], self.aces[s] = _split(t, hand)
-        self.in_order = [self.hands.get(s, []) for s in range(n)]
+            slots[s] = _slots(t, hand)
+        self.slots = slots
 
     def run(self, first: int | None, trace: list[Card] | None = None) -> Outcome:
         """Play the deal out (``first``: the card the seat on turn plays now); ``trace``
         collects the cards played, in order (tests)."""
         setup, t = self.setup, self.t
-        kind, pts, power, beaten, ace = t.kind, t.pts, t.power, t.beaten, t.ace
-        smear, strong = t.smear.__getitem__, t.strong
-        hands = [list(h) for h in self.sorted]
-        in_order = [list(h) for h in self.in_order]
-        suits = [[list(k) for k in ks] for ks in self.suits]
-        aces = [list(a) for a in self.aces]
+        kind, pts, power, beaten, strong = t.kind, t.pts, t.power, t.beaten, t.strong
+        slots = self.slots
+        held = [s.full for s in slots]  # by seat: the slots still in hand
         re = list(self.re)
         alone, wedding_open = self.alone, self.open
         declarer = setup.seen.view.declarer
@@ -212,44 +213,47 @@ class Playout:
         count, points, best_seat, best, kind_led = self.trick
         marked = [(s, c) for s, c in setup.plays if c in MARKED]
         while True:
-            hand = hands[turn]
-            if not hand:
+            h = held[turn]
+            if not h:
                 break
-            if first is not None:
-                card, first = first, None
+            mine = slots[turn]
+            cards = mine.card
+            if first is not None:  # its first copy in hand order
+                bit = next(b for b in BITS if h & b and cards[b] == first)
+                first = None
             elif not count:  # lead: a plain ace of a fresh suit, else the cheapest card
-                for c in aces[turn]:
-                    if kind[c] not in led:
-                        card = c
+                bit = h & -h
+                aces = h & mine.aces
+                while aces:
+                    ace = aces & -aces
+                    if kind[cards[ace]] not in led:
+                        bit = ace
                         break
-                else:
-                    card = hand[0]
+                    aces ^= ace
             else:
-                legal = suits[turn][kind_led] or hand
-                card = legal[0]  # the cheapest: a duck
-                if len(legal) == 1:
+                legal = h & mine.kinds[kind_led] or h
+                bit = legal & -legal  # the cheapest: a duck
+                if legal == bit:
                     pass
                 elif re[best_seat] == re[turn]:  # a partner's trick: smear when it is safe
                     if count == final or power[best] >= strong:
-                        # equal points: the first in hand order (within a plain suit
-                        # equal points are copies of one card)
-                        if legal is hand:
-                            legal = in_order[turn]
-                        elif kind_led == TRUMP:
-                            legal = [c for c in in_order[turn] if kind[c] == TRUMP]
-                        card = max(legal, key=smear)
+                        bit = _most(legal, mine.smear)
                 else:  # an opponent's: win it cheaply when it is worth it
                     beats_best = beaten[best]
-                    wins = [c for c in legal if beats_best[c]]
-                    if wins:
-                        cheapest = min(wins, key=power.__getitem__)
-                        if count == final or points >= 10 or power[cheapest] < strong:
-                            card = cheapest
-            hand.remove(card)
-            in_order[turn].remove(card)
-            suits[turn][kind[card]].remove(card)
-            if ace[card]:
-                aces[turn].remove(card)
+                    win = 0
+                    rest = legal
+                    while rest:
+                        slot = rest & -rest
+                        rest ^= slot
+                        c = cards[slot]
+                        if beats_best[c] and (not win or power[c] < power[cards[win]]):
+                            win = slot
+                    if win:
+                        cheapest = power[cards[win]]
+                        if count == final or points >= 10 or cheapest < strong:
+                            bit = win
+            card = cards[bit]
+            held[turn] = h ^ bit
             if trace is not None:
                 trace.append(CARDS[card])
             if not count:
@@ -286,25 +290,59 @@ class Playout:
         return _outcome(setup, done, won, taken, big, foxes, last, tuple(re), alone)
 
 
-def _split(t: Tables, hand: list[int]) -> tuple[list[int], list[list[int]], list[int]]:
-    """A hand sorted by discard cost (stably: ties in hand order), the same by kind, and
-    its plain aces in hand order."""
-    kind = t.kind
-    ordered = sorted(hand, key=t.cost.__getitem__)
-    suits: list[list[int]] = [[] for _ in range(KINDS)]
-    for c in ordered:
-        suits[kind[c]].append(c)
-    ace = t.ace
-    return ordered, suits, [c for c in hand if ace[c]]
+def _most(legal: int, keys: dict[int, int]) -> int:
+    """The slot of ``legal`` with the highest key (smear keys are distinct)."""
+    best = legal & -legal
+    top = keys[best]
+    rest = legal ^ best
+    while rest:
+        slot = rest & -rest
+        rest ^= slot
+        if keys[slot] > top:
+            best, top = slot, keys[slot]
+    return best
+
+
+@dataclass(frozen=True, slots=True)
+class _Slots:
+    """A dealt hand as slots (see ``Playout``); masks have one bit per slot."""
+
+    full: int  # every slot
+    card: dict[int, int]  # slot bit -> card
+    kinds: tuple[int, ...]  # by kind (TRUMP, -1, last): its slots
+    aces: int  # the plain aces
+    smear: dict[int, int]  # slot bit -> what smearing it gives, then hand order (distinct)
+
+
+_NO_SLOTS = _Slots(0, {}, (0,) * KINDS, 0, {})
+BITS = tuple(1 << slot for slot in range(len(CARDS)))  # a hand has fewer cards
+
+
+def _slots(t: Tables, hand: list[int]) -> _Slots:
+    cost = t.cost
+    places = sorted(range(len(hand)), key=[cost[c] for c in hand].__getitem__)  # stable
+    ordered = [hand[place] for place in places]
+    kind, ace, smear = t.kind, t.ace, t.smear
+    bits = BITS[: len(hand)]
+    kinds = [0] * KINDS
+    aces = 0
+    for bit, c in zip(bits, ordered, strict=True):
+        kinds[kind[c]] |= bit
+        if ace[c]:
+            aces |= bit
+    keys = {b: smear[c] * SMEAR_STEP - p for b, c, p in zip(bits, ordered, places, strict=True)}
+    return _Slots(
+        (1 << len(hand)) - 1, dict(zip(bits, ordered, strict=True)), tuple(kinds), aces, keys
+    )
 
 
 class _Shared:
     """What every sample of a decision shares once its card tables are known (they depend
-    on a sampled Schweinchen): the seat's own hand split, and the trick in progress (cards,
-    points, best seat and card, led kind)."""
+    on a sampled Schweinchen): the seat's own hand as slots, and the trick in progress
+    (cards, points, best seat and card, led kind)."""
 
     def __init__(self, setup: Setup, t: Tables) -> None:
-        self.split = _split(t, setup.mine)
+        self.slots = _slots(t, setup.mine)
         best_seat = best = -1
         points = 0
         for s, c in setup.plays:
