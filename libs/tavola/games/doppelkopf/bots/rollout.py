@@ -65,9 +65,9 @@ def tables(contract: Contract, schweinchen: bool, second_dulle: bool) -> Tables:
     strong = trumps[min(4, len(trumps) - 1)] if trumps else 6
     keep_from = trumps[min(8, len(trumps) - 1)] if trumps else 99
     cost = tuple(
-        pt + ((pw - (trumps[-1] if trumps else 0)) * 0.5 + 1.5 if k == TRUMP else 0)
+        float(pt + ((pw - (trumps[-1] if trumps else 0)) * 0.5 + 1.5 if k == TRUMP else 0))
         for pw, k, pt in zip(power, kind, pts, strict=True)
-    )
+    )  # floats only: sorting by them compares floats, exactly as the mixed values compare
     # high trumps are never smeared to a partner while another card can go
     smear = tuple(
         pt - (SMEAR_KEEP if k == TRUMP and pw >= keep_from else 0)
@@ -104,6 +104,9 @@ class Setup:
     karlchen_fangen: bool
     queens_shown: frozenset[int]  # seats that played a ♣Q
     fox_shown: bool  # a ♦A was played (no Schweinchen to find)
+    parties: tuple[tuple[bool, ...], bool] | None  # Re by seat and alone, unless sampled
+    wedding_open: bool  # a wedding whose partner is still to be found
+    solo: bool  # the contract is a solo
     shared: dict[bool, _Shared] = field(default_factory=dict)  # by Schweinchen: see ``_Shared``
 
     @staticmethod
@@ -148,15 +151,25 @@ class Setup:
             bool(opts["karlchen_fangen"]),
             frozenset(s for s in seats if CLUB_QUEEN in seen.played[s]),
             any(FOX in cards for cards in seen.played.values()),
+            None if seen.contract == Contract.NORMAL else _declared_parties(seen),
+            seen.contract == Contract.WEDDING
+            and seen.view.partner is None
+            and not seen.wedding_alone,
+            seen.contract.is_solo,
         )
 
 
 @dataclass(slots=True)
 class Outcome:
-    tally: Tally
+    points: tuple[int, int]  # card points of Re, Kontra
+    tricks: tuple[int, int]  # tricks of Re, Kontra
     special: int  # net special points for Re not depending on the winner
     re: tuple[bool, ...]
     alone: bool
+
+    @property
+    def tally(self) -> Tally:
+        return Tally(self.points, self.tricks)
 
 
 class Playout:
@@ -176,12 +189,7 @@ class Playout:
         self.hands = {seen.me: setup.mine, **hands}
         self.pig = _pig(setup, self.hands)
         self.t = t = tables(seen.contract, self.pig is not None, seen.second_dulle)
-        self.re, self.alone = _parties(setup, self.hands)
-        self.open = (
-            seen.contract == Contract.WEDDING
-            and seen.view.partner is None
-            and (not seen.wedding_alone)
-        )
+        self.re, self.alone = setup.parties or _queen_parties(setup, self.hands)
         shared = setup.shared.get(self.pig is not None)
         if shared is None:
             shared = setup.shared[self.pig is not None] = _Shared(setup, t)
@@ -200,7 +208,7 @@ class Playout:
         slots = self.slots
         held = [s.full for s in slots]  # by seat: the slots still in hand
         re = list(self.re)
-        alone, wedding_open = self.alone, self.open
+        alone, wedding_open = self.alone, setup.wedding_open
         declarer = setup.seen.view.declarer
         won, taken, big = list(setup.won), list(setup.taken), list(setup.big)
         foxes = list(setup.foxes)
@@ -303,7 +311,7 @@ def _most(legal: int, keys: dict[int, int]) -> int:
     return best
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Slots:
     """A dealt hand as slots (see ``Playout``); masks have one bit per slot."""
 
@@ -366,21 +374,20 @@ def _outcome(
 ) -> Outcome:
     """Tally and special points (those not depending on the winner) of a finished deal,
     each line netted for Re (+1) or Kontra (-1) as ``value_of`` nets them."""
-    points, counts = [0, 0], [0, 0]
-    for seat in setup.seen.seats:
-        side = 0 if re[seat] else 1
-        points[side] += won[seat]
-        counts[side] += taken[seat]
+    seats = setup.seen.seats
+    re_points = sum([won[s] for s in seats if re[s]])
+    re_tricks = sum([taken[s] for s in seats if re[s]])
     special = 0
-    if done and not (alone or setup.seen.contract.is_solo):
-        for seat in setup.seen.seats:
+    if done and not (alone or setup.solo):
+        for seat in seats:
             special += big[seat] if re[seat] else -big[seat]
         for played_by, taker in foxes:
             if re[played_by] != re[taker]:
                 special += 1 if re[taker] else -1
         special += _last_trick(setup, last, re)
-    tally = Tally((points[0], points[1]), (counts[0], counts[1]))
-    return Outcome(tally, special, re, alone)
+    points = (re_points, sum([won[s] for s in seats]) - re_points)
+    tricks = (re_tricks, sum([taken[s] for s in seats]) - re_tricks)
+    return Outcome(points, tricks, special, re, alone)
 
 
 def _last_trick(
@@ -413,8 +420,7 @@ def _settled(
 def score(seen: Seen, outcome: Outcome, levels: tuple[int, int], seat: int) -> int:
     """The seat's score for the deal under announcement ``levels`` (Bock aside)."""
     solo = outcome.alone or seen.contract.is_solo
-    tally = outcome.tally
-    winner, value = _settled(tally.points, tally.tricks, levels)
+    winner, value = _settled(outcome.points, outcome.tricks, levels)
     value += outcome.special
     if not solo and winner == Party.KONTRA:
         value -= 1  # "against the old", credited to Kontra
@@ -438,14 +444,19 @@ def _pig(setup: Setup, hands: Hands) -> int | None:
     return next((s for s, h in hands.items() if h.count(FOX_ID) == 2), None)
 
 
-def _parties(setup: Setup, hands: Hands) -> tuple[tuple[bool, ...], bool]:
-    seen = setup.seen
+def _queen_parties(setup: Setup, hands: Hands) -> tuple[tuple[bool, ...], bool]:
+    """A normal game: Re holds the ♣Qs (in the sampled hands or already played)."""
+    shown = setup.queens_shown
+    re = [False] * len(setup.order)
+    for s in setup.seen.seats:
+        re[s] = QUEEN_ID in hands[s] or s in shown
+    return tuple(re), re.count(True) == 1
+
+
+def _declared_parties(seen: Seen) -> tuple[tuple[bool, ...], bool]:
+    """Any other contract: Re is the declarer and the partner the table knows."""
     n = len(seen.view.card_counts)
     view = seen.view
-    if seen.contract == Contract.NORMAL:
-        shown = setup.queens_shown
-        holders = [s for s in seen.seats if QUEEN_ID in hands[s] or s in shown]
-        return tuple(s in holders for s in range(n)), len(holders) == 1
     re = {view.declarer} if view.declarer is not None else set()
     if view.partner is not None:
         re.add(view.partner)
