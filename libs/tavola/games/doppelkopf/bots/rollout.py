@@ -8,12 +8,13 @@ sample) and returns an ``Outcome``; ``score`` settles it with the rules' own ``v
 for any announcement levels, so one play-out prices a card and an announcement alike.
 
 Speed: the master runs every candidate card on every sample, so ``Playout`` does once per
-sample what all its runs share. It sorts each hand by what discarding a card costs
-(stably: ties stay in hand order), so the policy's usual choice, the cheapest legal card
-(first in hand order among equal costs), is the first of a list, and keeps each hand also
-split by kind, so the cards that follow suit need no filtering. Tricks are folded as they
-end into what each seat has taken; the settlement of a tally under announcement levels is
-cached (``_settled``), the special points come as one net value.
+sample what all its runs share: each hand becomes a bit mask of slots ordered by what
+discarding a card costs (stably: ties stay in hand order), so the policy's usual choice,
+the cheapest legal card, is the lowest bit of a mask, and a run only copies one int per
+seat. Tricks are folded as they end into what each seat has taken; the settlement of a
+tally under announcement levels is cached (``_settled``), the special points come as one
+net value. ``tests/unit/games/doppelkopf/test_doppelkopf_simulator.py`` checks the play
+move for move against the plain list-based play-out.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from tavola.rules.cards import Card, Rank
 FOX_ID, KARLCHEN_ID, QUEEN_ID = ID[FOX], ID[CLUB_JACK], ID[CLUB_QUEEN]
 PTS = tuple(POINTS[c.rank] for c in CARDS)
 ACES = frozenset(ID[c] for c in CARDS if c.rank == Rank.ACE)
-KINDS = 5  # TRUMP (-1) and the four suits: a hand by kind is a list indexed by the kind
+KINDS = 5  # TRUMP (-1) and the four suits: masks by kind are a list indexed by the kind
 MARKED = frozenset((FOX_ID, KARLCHEN_ID))  # cards that may earn special points
 
 
@@ -64,10 +65,11 @@ def tables(contract: Contract, schweinchen: bool, second_dulle: bool) -> Tables:
     trumps = sorted((p for p, k in zip(power, kind, strict=True) if k == TRUMP), reverse=True)
     strong = trumps[min(4, len(trumps) - 1)] if trumps else 6
     keep_from = trumps[min(8, len(trumps) - 1)] if trumps else 99
+    # all floats (the same order as the ints and floats they are): sorts compare floats only
     cost = tuple(
         float(pt + ((pw - (trumps[-1] if trumps else 0)) * 0.5 + 1.5 if k == TRUMP else 0))
         for pw, k, pt in zip(power, kind, pts, strict=True)
-    )  # floats only: sorting by them compares floats, exactly as the mixed values compare
+    )
     # high trumps are never smeared to a partner while another card can go
     smear = tuple(
         pt - (SMEAR_KEEP if k == TRUMP and pw >= keep_from else 0)
@@ -327,6 +329,7 @@ BITS = tuple(1 << slot for slot in range(len(CARDS)))  # a hand has fewer cards
 
 
 def _slots(t: Tables, hand: list[int]) -> _Slots:
+    """``hand`` (cards in hand order) as slots under the contract's tables."""
     cost = t.cost
     places = sorted(range(len(hand)), key=[cost[c] for c in hand].__getitem__)  # stable
     ordered = [hand[place] for place in places]
