@@ -62,6 +62,9 @@ from tavola.rules.interface import (
 if TYPE_CHECKING:
     from tavola.bots.interface import GameBots
 
+
+_DECK_CARDS = frozenset(deck())  # each card the double deck has (a code names one)
+
 PLAYS = tuple(Play(c) for c in standard_deck())  # one action per card, by card index
 CODE_TO_RESERVATION = {code.lower(): r for r, code in RESERVATION_CODES.items()}
 CODE_TO_CALL = {code: c for c, code in CALL_CODES.items()}
@@ -346,7 +349,7 @@ class Doppelkopf(TrickGame[DokoState, DokoAction]):
             parsed = Card.parse(text)
         except ValueError:
             raise self.malformed(code) from None
-        if parsed not in deck():
+        if parsed not in _DECK_CARDS:
             raise self.malformed(code)
         return parsed
 
