@@ -78,11 +78,16 @@ def record_bytes(obj: Any, type_name: str | None = None) -> bytes:
         parts = [b"\x0a", _varint(len(name)), name]
     else:
         parts = [plan.header]
+    encoders, small = _ENCODERS, _SMALL
+    # a field is ``0x12 <len> <prefix> <len of data> <data>``; lengths below 128 are one
+    # byte, looked up rather than made by a call (the common case, written out here)
     for prefix, value in zip(plan.prefixes, plan.values(obj), strict=True):
-        encoder = _ENCODERS.get(type(value))
+        encoder = encoders.get(type(value))
         data = encoder(value) if encoder is not None else _value(value)
-        size = _varint(len(data))
-        parts += (b"\x12", _varint(len(prefix) + len(size) + len(data)), prefix, size, data)
+        n = len(data)
+        size = small[n] if n < 128 else _varint(n)
+        n += len(prefix) + len(size)
+        parts += (b"\x12", small[n] if n < 128 else _varint(n), prefix, size, data)
     return b"".join(parts)
 
 
@@ -154,18 +159,21 @@ def _string(value: str) -> bytes:
 
 def _list(value: tuple[Any, ...]) -> bytes:
     parts: list[bytes] = []
-    encoders = _ENCODERS
+    encoders, small = _ENCODERS, _SMALL
     for item in value:
         encoder = encoders.get(type(item))
         encoded = encoder(item) if encoder is not None else _value(item)
-        parts += (b"\x0a", _varint(len(encoded)), encoded)
+        n = len(encoded)
+        parts += (b"\x0a", small[n] if n < 128 else _varint(n), encoded)
     items = b"".join(parts)
-    return b"\x3a" + _varint(len(items)) + items
+    n = len(items)
+    return b"\x3a" + (small[n] if n < 128 else _varint(n)) + items
 
 
 def _record(value: Any) -> bytes:
     data = record_bytes(value)
-    return b"\x42" + _varint(len(data)) + data
+    n = len(data)
+    return b"\x42" + (_SMALL[n] if n < 128 else _varint(n)) + data
 
 
 def _serialized(value: pb.Value) -> bytes:
