@@ -29,6 +29,7 @@ from tavola.cli.platform import Platform, wait_healthy
 from tavola.eventlog.migrate import migrate
 from tavola.infra.databases import create_database, drop_database
 from tavola.infra.local import LocalInfra
+from tavola.service.runtime import run as loop_run
 from tavola.v1 import game_pb2
 
 LIMITS_OFF = "address=off,read=off,account=off,create_table=off,lobby=off,stream_open=off,act=off"
@@ -54,15 +55,18 @@ def anchors(url: str, options: Options, store_for: database.StoreFactory) -> dic
     """The raw anchor and the event log's rate at each concurrency; returns the raw rates.
 
     At each concurrency the anchor runs just before and just after the event log (A, B,
-    A), and the ratio is to their mean: the machine's speed drifts within a run (by a
-    third on a shared VM), and a ratio to an anchor measured a minute earlier measured
-    the drift as much as the log."""
-    say("== Postgres anchor and event log (same run, same database; anchor before and after) ==")
+    A), both on the services' event loop (uvloop, ``runtime.run``), and the ratio is to
+    their mean: the machine's speed drifts within a run (by a third on a shared VM), and a
+    ratio to an anchor measured a minute earlier measured the drift as much as the log."""
+    say(
+        "== Postgres anchor and event log (same run, same database, the services' event loop;"
+        " anchor before and after) =="
+    )
     raw: dict[int, float] = {}
     for n in options.concurrency:
-        before = asyncio.run(database.raw_rate(url, n, options.anchor_seconds)).per_second
-        rate = asyncio.run(database.append_rate(url, n, options.anchor_seconds, store_for))
-        after = asyncio.run(database.raw_rate(url, n, options.anchor_seconds)).per_second
+        before = loop_run(database.raw_rate(url, n, options.anchor_seconds)).per_second
+        rate = loop_run(database.append_rate(url, n, options.anchor_seconds, store_for))
+        after = loop_run(database.raw_rate(url, n, options.anchor_seconds)).per_second
         raw[n] = (before + after) / 2
         say(
             f"raw asyncpg one-row INSERT per commit, {n:>2} connections: {raw[n]:9.0f} commits/s"
@@ -180,7 +184,7 @@ def platform_part(options: Options, raw: dict[int, float], infra: LocalInfra) ->
     processes = Processes(lambda: {k: p.pid for k, p in platform.processes.items()}, servers)
     try:
         platform.start_all()
-        asyncio.run(_drive(platform, token, options, raw, processes))
+        loop_run(_drive(platform, token, options, raw, processes))
         if options.long_matches:
             asyncio.run(_cold(platform, token, database_url, options))
         if options.idle_tables:
