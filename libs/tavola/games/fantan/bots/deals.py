@@ -6,6 +6,10 @@ more "seat" with no constraint. The sampler shuffles the unseen cards, places th
 constrained first, each on a seat drawn in proportion to its free room, and repairs a dead
 end with an augmenting path (bipartite matching), so it always succeeds when the real deal
 exists — which it does, since the knowledge comes from a real deal.
+
+The master deals hundreds of times from one ``Seen``: ``Dealer`` works out once what all
+those deals share (the unseen cards, whether any constraint orders them, the room of each
+holder), so a deal is the shuffle and one weighted draw per card.
 """
 
 from __future__ import annotations
@@ -14,50 +18,73 @@ from tavola.bots.interface import Rng
 from tavola.games.fantan.bots.model import Seen, bits
 
 ASIDE = -1
+"""The set-aside pile among the holders of a card (``Seen.may_hold``). A ``Dealer`` keeps
+one slot per seat and the pile's slot last, so ``ASIDE`` indexes that slot as it stands."""
+
+
+class Dealer:
+    """Consistent deals of the unseen cards of one ``Seen`` (``deal``), all from the same
+    precomputed tables; the draws from the RNG are those of the plain description above."""
+
+    __slots__ = ("cards", "constrained", "hand_slots", "holders", "may_hold", "room", "seen")
+
+    def __init__(self, seen: Seen) -> None:
+        self.seen = seen
+        self.cards = bits(seen.unseen)
+        self.may_hold = seen.may_hold
+        # Cards with fewer possible holders are placed first; if every card has as many,
+        # the (stable) sort would leave the shuffle as it is, so it is skipped.
+        self.holders = tuple(len(holders) for holders in seen.may_hold)
+        self.constrained = len({self.holders[c] for c in self.cards}) > 1
+        room = [seen.counts[s] if s != seen.seat else 0 for s in range(seen.players)]
+        self.room = (*room, seen.aside)  # the set-aside pile last: ``ASIDE`` indexes it
+        self.hand_slots = tuple(s for s in range(seen.players) if s != seen.seat)
+
+    def deal(self, rng: Rng) -> list[int]:
+        """One consistent deal: the hand mask of every seat (this seat's own hand unchanged)."""
+        cards = list(self.cards)
+        rng.shuffle(cards)
+        if self.constrained:
+            cards.sort(key=self.holders.__getitem__)
+        may_hold = self.may_hold
+        free = list(self.room)  # room left, by slot
+        held: list[list[int]] = [[] for _ in free]
+        randrange = rng.randrange
+        for card in cards:
+            seats = may_hold[card]
+            total = 0  # the free room of the seats that may hold it (a full seat adds 0)
+            for seat in seats:
+                total += free[seat]
+            if total:  # a seat drawn in proportion to its free room
+                pick = randrange(total)
+                for seat in seats:
+                    pick -= free[seat]
+                    if pick < 0:
+                        break
+                held[seat].append(card)
+                free[seat] -= 1
+            else:
+                allowed = {c: self.seen.holders(c) for c in cards}
+                if not _augment(card, allowed, self.room, held, set(), rng):
+                    raise ValueError("no deal is consistent with the knowledge")
+                free = [room - len(owned) for room, owned in zip(self.room, held, strict=True)]
+        hands = [0] * self.seen.players
+        hands[self.seen.seat] = self.seen.hand
+        for seat in self.hand_slots:
+            hands[seat] = sum([1 << card for card in held[seat]])
+        return hands
 
 
 def deal(seen: Seen, rng: Rng) -> list[int]:
     """One consistent deal: the hand mask of every seat (this seat's own hand unchanged)."""
-    room = {s: seen.counts[s] for s in range(seen.players) if s != seen.seat}
-    if seen.aside:
-        room[ASIDE] = seen.aside
-    cards = bits(seen.unseen)
-    rng.shuffle(cards)
-    may_hold = seen.may_hold
-    cards.sort(key=lambda c: len(may_hold[c]))
-    held: dict[int, list[int]] = {s: [] for s in room}
-    free_room = dict(room)  # room left, by seat
-    allowed: dict[int, list[int]] | None = None  # for a repair only
-    randrange = rng.randrange
-    for card in cards:
-        free = [s for s in may_hold[card] if free_room[s]]
-        if free:  # a seat drawn in proportion to its free room (``_weighted``, inline)
-            pick = randrange(sum([free_room[s] for s in free]))
-            for seat in free:
-                pick -= free_room[seat]
-                if pick < 0:
-                    break
-            held[seat].append(card)
-            free_room[seat] -= 1
-        else:
-            allowed = allowed or {c: seen.holders(c) for c in cards}
-            if not _augment(card, allowed, room, held, set(), rng):
-                raise ValueError("no deal is consistent with the knowledge")
-            free_room = {s: room[s] - len(held[s]) for s in room}
-    hands = [0] * seen.players
-    hands[seen.seat] = seen.hand
-    for seat, owned in held.items():
-        if seat != ASIDE:
-            for card in owned:
-                hands[seat] |= 1 << card
-    return hands
+    return Dealer(seen).deal(rng)
 
 
 def _augment(
     card: int,
     allowed: dict[int, list[int]],
-    room: dict[int, int],
-    held: dict[int, list[int]],
+    room: tuple[int, ...],
+    held: list[list[int]],
     visited: set[int],
     rng: Rng,
 ) -> bool:

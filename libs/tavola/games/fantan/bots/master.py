@@ -21,10 +21,10 @@ goes out or, with cards set aside, when nobody can move).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tavola.bots.interface import Rng
-from tavola.games.fantan.bots.deals import deal
+from tavola.games.fantan.bots.deals import Dealer
 from tavola.games.fantan.bots.heuristics import FEATURES, WEIGHTS
 from tavola.games.fantan.bots.model import (
     BEYOND,
@@ -117,33 +117,91 @@ def choose_as_hard(hand: int, playable: int, rng: Playout) -> int:
     return best
 
 
+def _score_in_playout(beyond: int, card: int) -> int:
+    """``choose_in_playout``'s score of ``card`` from the hand's cards beyond it."""
+    return beyond.bit_count() * 16 + _PLACE[card]
+
+
+def _score_as_hard(beyond: int, card: int) -> float:
+    """``choose_as_hard``'s score of ``card`` from the hand's cards beyond it (its run and
+    its end card lie beyond it too), summed in the same order, so ties stay ties."""
+    return (
+        _REACH * beyond.bit_count()
+        + _RUN * run_behind(beyond, card)
+        + _END * (END_CARDS[card] & beyond).bit_count()
+        + _DISTANCE_SCORE[card]
+        + _SEVEN_SCORE[card]
+    )
+
+
+ScoreCache = tuple[dict[int, float], ...]
+"""Per card, its playout score by the hand's cards beyond it (``hand & BEYOND[card]``), as
+scored so far. A card has at most 2**12 such patterns (a seven), 17,000-odd in all, so the
+caches stay small while most lookups hit after a few decisions."""
+
+Scorer = tuple[ScoreCache, Callable[[int, int], float]]
+
+_IN_PLAYOUT_SCORES: Scorer = (tuple({} for _ in range(52)), _score_in_playout)
+_AS_HARD_SCORES: Scorer = (tuple({} for _ in range(52)), _score_as_hard)
+
+
 def play_out(hands: list[int], ends: int, turn: int, rng: Playout, me: int = -1) -> list[int]:
     """Plays the hand to its end from ``turn``; returns the hands left (mutates ``hands``).
-    Seat ``me`` plays by ``choose_as_hard``, the others by ``choose_in_playout``."""
+    Seat ``me`` plays by ``choose_as_hard``, the others by ``choose_in_playout``.
+
+    This is the master's inner loop, so both choosers and the generator are written out
+    here (same scores, same ties, same draws: the test suite steps the rules with the
+    choosers and compares), the scores looked up in ``_IN_PLAYOUT_SCORES`` and
+    ``_AS_HARD_SCORES``."""
     players = len(hands)
+    state = rng.state
     passes = 0
     seat = turn
     while True:
         hand = hands[seat]
         playable = hand & ends
         if playable:
-            if playable & (playable - 1):
-                chooser = choose_as_hard if seat == me else choose_in_playout
-                card = chooser(hand, playable, rng)
+            if playable & (playable - 1):  # several cards: the best score, ties at random
+                cache, score_of = _AS_HARD_SCORES if seat == me else _IN_PLAYOUT_SCORES
+                card = -1
+                best_score = -1e18
+                ties = 0
+                mask = playable
+                while mask:
+                    low = mask & -mask
+                    mask ^= low
+                    candidate = low.bit_length() - 1
+                    beyond = hand & BEYOND[candidate]
+                    scores = cache[candidate]
+                    score = scores.get(beyond)
+                    if score is None:
+                        score = scores[beyond] = score_of(beyond, candidate)
+                    if score > best_score:
+                        card, best_score, ties = candidate, score, 1
+                    elif score == best_score:
+                        ties += 1
+                        state = (state * _MUL + _INC) & _MASK  # ``Playout.below``
+                        if (state >> 33) % ties == 0:
+                            card = candidate
+                flag = 1 << card
             else:
+                flag = playable
                 card = playable.bit_length() - 1
-            flag = 1 << card
             hand ^= flag
             hands[seat] = hand
             if not hand:
-                return hands
+                break
             ends = (ends ^ flag) | NEXT[card]
             passes = 0
         else:
             passes += 1
             if passes >= players:
-                return hands
-        seat = (seat + 1) % players
+                break
+        seat += 1
+        if seat == players:
+            seat = 0
+    rng.state = state
+    return hands
 
 
 def penalty_of(seen: Seen, hand: int) -> int:
@@ -165,8 +223,9 @@ def outcomes(seen: Seen, candidates: Sequence[int], samples: int, rng: Rng) -> l
     after = [ends_mask(with_card(seen.rows, c)) for c in candidates]
     nxt = (seen.seat + 1) % seen.players
     others = seen.players - 1
+    dealer = Dealer(seen)
     for k in range(samples):
-        hands = deal(seen, rng)
+        hands = dealer.deal(rng)
         seed = int(rng.random() * (1 << 53))
         for i, card in enumerate(candidates):
             left = list(hands)
