@@ -20,6 +20,8 @@ from tavola.games.fantan.bots.master import (
     Playout,
     choose_as_hard,
     choose_in_playout,
+    hand_penalty,
+    penalty_of,
     play_out,
 )
 from tavola.games.fantan.bots.model import Seen, bit_of, bits, ends_mask, read, with_card
@@ -206,3 +208,15 @@ def test_a_dead_end_is_repaired_from_the_same_draws(monkeypatch):
         assert fast.random() == plain.random()
         assert all(not hands[s] & lacks[s] for s in (1, 2, 3))
     assert repairs
+
+
+def test_the_penalty_tables_count_what_the_cards_cost():
+    rng = random.Random(3)
+    schemes = set()
+    for seen, _cards in seen_positions(every=2):
+        penalty = hand_penalty(seen)
+        for _ in range(50):
+            hand = rng.getrandbits(52)
+            assert penalty(hand) == penalty_of(seen, hand)
+        schemes.add(seen.penalty)
+    assert len(schemes) == 3  # one per card, card value, face cards ten

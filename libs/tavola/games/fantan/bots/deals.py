@@ -17,6 +17,8 @@ from __future__ import annotations
 from tavola.bots.interface import Rng
 from tavola.games.fantan.bots.model import Seen, bits
 
+_BIT = tuple(1 << card for card in range(52))
+
 ASIDE = -1
 """The set-aside pile among the holders of a card (``Seen.may_hold``). A ``Dealer`` keeps
 one slot per seat and the pile's slot last, so ``ASIDE`` indexes that slot as it stands."""
@@ -26,7 +28,16 @@ class Dealer:
     """Consistent deals of the unseen cards of one ``Seen`` (``deal``), all from the same
     precomputed tables; the draws from the RNG are those of the plain description above."""
 
-    __slots__ = ("cards", "constrained", "hand_slots", "holders", "may_hold", "room", "seen")
+    __slots__ = (
+        "cards",
+        "constrained",
+        "hand_slots",
+        "holders",
+        "may_hold",
+        "open_to_all",
+        "room",
+        "seen",
+    )
 
     def __init__(self, seen: Seen) -> None:
         self.seen = seen
@@ -39,6 +50,12 @@ class Dealer:
         room = [seen.counts[s] if s != seen.seat else 0 for s in range(seen.players)]
         self.room = (*room, seen.aside)  # the set-aside pile last: ``ASIDE`` indexes it
         self.hand_slots = tuple(s for s in range(seen.players) if s != seen.seat)
+        # A card any holder may hold draws from the free room of all holders, which is the
+        # number of cards still to place (when the room is exactly the unseen cards).
+        everyone = tuple(s for s in range(seen.players) if s != seen.seat and seen.counts[s])
+        everyone += (ASIDE,) if seen.aside else ()
+        exact = sum(self.room) == len(self.cards)
+        self.open_to_all = tuple(exact and holders == everyone for holders in seen.may_hold)
 
     def deal(self, rng: Rng) -> list[int]:
         """One consistent deal: the hand mask of every seat (this seat's own hand unchanged)."""
@@ -46,15 +63,16 @@ class Dealer:
         rng.shuffle(cards)
         if self.constrained:
             cards.sort(key=self.holders.__getitem__)
-        may_hold = self.may_hold
+        may_hold, open_to_all = self.may_hold, self.open_to_all
         free = list(self.room)  # room left, by slot
         held: list[list[int]] = [[] for _ in free]
         randrange = rng.randrange
+        to_place = len(cards)
         for card in cards:
             seats = may_hold[card]
-            total = 0  # the free room of the seats that may hold it (a full seat adds 0)
-            for seat in seats:
-                total += free[seat]
+            # The free room of the seats that may hold it (a full seat adds 0).
+            total = to_place if open_to_all[card] else sum(map(free.__getitem__, seats))
+            to_place -= 1
             if total:  # a seat drawn in proportion to its free room
                 pick = randrange(total)
                 for seat in seats:
@@ -71,7 +89,7 @@ class Dealer:
         hands = [0] * self.seen.players
         hands[self.seen.seat] = self.seen.hand
         for seat in self.hand_slots:
-            hands[seat] = sum([1 << card for card in held[seat]])
+            hands[seat] = sum(map(_BIT.__getitem__, held[seat]))
         return hands
 
 

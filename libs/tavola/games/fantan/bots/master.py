@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from functools import cache, reduce
+from operator import or_
 
 from tavola.bots.interface import Rng
 from tavola.games.fantan.bots.deals import Dealer
@@ -33,6 +35,7 @@ from tavola.games.fantan.bots.model import (
     NEXT,
     SEVENS,
     Seen,
+    bits,
     ends_mask,
     run_behind,
     with_card,
@@ -117,65 +120,110 @@ def choose_as_hard(hand: int, playable: int, rng: Playout) -> int:
     return best
 
 
-def _score_in_playout(beyond: int, card: int) -> int:
-    """``choose_in_playout``'s score of ``card`` from the hand's cards beyond it."""
-    return beyond.bit_count() * 16 + _PLACE[card]
+def scores_as_hard(hand: int) -> list[float]:
+    """``choose_as_hard``'s score of every card of ``hand``, by card (0.0 for the others)."""
+    scores = [0.0] * 52
+    for card in bits(hand):
+        scores[card] = (
+            _REACH * (BEYOND[card] & hand).bit_count()
+            + _RUN * run_behind(hand, card)
+            + _END * (END_CARDS[card] & hand).bit_count()
+            + _DISTANCE_SCORE[card]
+            + _SEVEN_SCORE[card]
+        )
+    return scores
 
 
-def _score_as_hard(beyond: int, card: int) -> float:
-    """``choose_as_hard``'s score of ``card`` from the hand's cards beyond it (its run and
-    its end card lie beyond it too), summed in the same order, so ties stay ties."""
-    return (
-        _REACH * beyond.bit_count()
-        + _RUN * run_behind(beyond, card)
-        + _END * (END_CARDS[card] & beyond).bit_count()
-        + _DISTANCE_SCORE[card]
-        + _SEVEN_SCORE[card]
+@cache
+def _row_scores(row: int) -> tuple[int, ...]:
+    """``choose_in_playout``'s score of each card of a suit by rank position (0 for cards
+    not held), for a holder of ``row``, its 13 bits of that suit; at most 8,192 of them."""
+    return tuple(
+        (BEYOND[pos] & row).bit_count() * 16 + _PLACE[pos] if row >> pos & 1 else 0
+        for pos in range(13)
     )
 
 
-ScoreCache = tuple[dict[int, float], ...]
-"""Per card, its playout score by the hand's cards beyond it (``hand & BEYOND[card]``), as
-scored so far. A card has at most 2**12 such patterns (a seven), 17,000-odd in all, so the
-caches stay small while most lookups hit after a few decisions."""
+def scores_in_playout(hand: int) -> tuple[int, ...]:
+    """``choose_in_playout``'s score of every card of ``hand``, by card (0 for the others).
+    A card's score only counts cards of its own suit, so it is put together suit by suit."""
+    return (
+        _row_scores(hand & 8191)
+        + _row_scores(hand >> 13 & 8191)
+        + _row_scores(hand >> 26 & 8191)
+        + _row_scores(hand >> 39)
+    )
 
-Scorer = tuple[ScoreCache, Callable[[int, int], float]]
 
-_IN_PLAYOUT_SCORES: Scorer = (tuple({} for _ in range(52)), _score_in_playout)
-_AS_HARD_SCORES: Scorer = (tuple({} for _ in range(52)), _score_as_hard)
+Scores = Sequence[float]
+"""A seat's playout scores of its cards, by card."""
+
+
+def playout_scores(hands: Sequence[int], me: int, mine: Scores | None = None) -> list[Scores]:
+    """Per seat, its playout policy's score of each of its cards: ``choose_as_hard``'s for
+    seat ``me`` (``mine``, if worked out already), ``choose_in_playout``'s for the others.
+
+    A card's score stays what it is while its holder keeps it, so it can be worked out when
+    the hand is dealt: both policies score a card by the holder's cards further out in its
+    direction (reach, run, end card), and none of those can be played before it (a row
+    grows outward from its seven one card at a time). Every candidate's playout of a deal
+    shares these scores; seat ``me``'s own hand is the same in every deal."""
+    return [
+        (scores_as_hard(hand) if mine is None else mine) if seat == me else scores_in_playout(hand)
+        for seat, hand in enumerate(hands)
+    ]
+
+
+_FOLLOWING = tuple(tuple((seat + 1) % n for seat in range(n)) for n in range(8))
+"""Per number of players, the seat after each seat."""
+
+_CARDS_OF: dict[int, tuple[int, ...]] = {}
+"""The cards of a set of playable cards, lowest first, for the sets met lately: a choice
+loops over them rather than taking the set apart bit by bit. Cleared when it holds
+``_CARDS_OF_LIMIT`` sets (about 2 MB): most choices meet a set met before even with a
+quarter of that."""
+
+_CARDS_OF_LIMIT = 1 << 14
+
+
+def _cards_of(playable: int) -> tuple[int, ...]:
+    """The cards of ``playable``, lowest first, kept in ``_CARDS_OF``."""
+    if len(_CARDS_OF) >= _CARDS_OF_LIMIT:
+        _CARDS_OF.clear()
+    cards = _CARDS_OF[playable] = tuple(bits(playable))
+    return cards
 
 
 def play_out(hands: list[int], ends: int, turn: int, rng: Playout, me: int = -1) -> list[int]:
     """Plays the hand to its end from ``turn``; returns the hands left (mutates ``hands``).
-    Seat ``me`` plays by ``choose_as_hard``, the others by ``choose_in_playout``.
+    Seat ``me`` plays by ``choose_as_hard``, the others by ``choose_in_playout``."""
+    rng.state = _play_out(hands, ends, turn, rng.state, playout_scores(hands, me))
+    return hands
 
-    This is the master's inner loop, so both choosers and the generator are written out
-    here (same scores, same ties, same draws: the test suite steps the rules with the
-    choosers and compares), the scores looked up in ``_IN_PLAYOUT_SCORES`` and
-    ``_AS_HARD_SCORES``."""
-    players = len(hands)
-    state = rng.state
-    passes = 0
-    seat = turn
+
+def _play_out(
+    hands: list[int], ends: int, seat: int, state: int, seat_scores: Sequence[Scores]
+) -> int:
+    """``play_out`` with the generator's state as an int and every held card's score worked
+    out (``playout_scores``); returns the generator's state after.
+
+    This is the master's inner loop, so the choosers and the generator are written out here
+    (same scores, same ties, same draws: the test suite steps the rules with the choosers
+    and compares)."""
+    following = _FOLLOWING[len(hands)]
+    last = (seat - 1) % len(hands)  # the seat that played last: as if the one before had
+    cards_of = _CARDS_OF
     while True:
         hand = hands[seat]
         playable = hand & ends
         if playable:
             if playable & (playable - 1):  # several cards: the best score, ties at random
-                cache, score_of = _AS_HARD_SCORES if seat == me else _IN_PLAYOUT_SCORES
+                scores = seat_scores[seat]
                 card = -1
                 best_score = -1e18
                 ties = 0
-                mask = playable
-                while mask:
-                    low = mask & -mask
-                    mask ^= low
-                    candidate = low.bit_length() - 1
-                    beyond = hand & BEYOND[candidate]
-                    scores = cache[candidate]
-                    score = scores.get(beyond)
-                    if score is None:
-                        score = scores[beyond] = score_of(beyond, candidate)
+                for candidate in cards_of.get(playable) or _cards_of(playable):
+                    score = scores[candidate]
                     if score > best_score:
                         card, best_score, ties = candidate, score, 1
                     elif score == best_score:
@@ -190,18 +238,12 @@ def play_out(hands: list[int], ends: int, turn: int, rng: Playout, me: int = -1)
             hand ^= flag
             hands[seat] = hand
             if not hand:
-                break
+                return state
             ends = (ends ^ flag) | NEXT[card]
-            passes = 0
-        else:
-            passes += 1
-            if passes >= players:
-                break
-        seat += 1
-        if seat == players:
-            seat = 0
-    rng.state = state
-    return hands
+            last = seat
+        elif seat == last:  # everyone passed since its card: nobody can move
+            return state
+        seat = following[seat]
 
 
 def penalty_of(seen: Seen, hand: int) -> int:
@@ -213,6 +255,34 @@ def penalty_of(seen: Seen, hand: int) -> int:
     return total
 
 
+@cache
+def _penalties_by_suit(penalty: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Per suit, the penalty of each of the 8,192 sets of its cards (by their 13 bits).
+    One table per penalty scheme (an option set), built once: a few milliseconds."""
+    tables = []
+    for suit in range(4):
+        table = [0] * 8192
+        for cards in range(1, 8192):
+            low = cards & -cards
+            table[cards] = table[cards ^ low] + penalty[suit * 13 + low.bit_length() - 1]
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+def hand_penalty(seen: Seen) -> Callable[[int], int]:
+    """``penalty_of`` for this knowledge's penalties as a function of the hand alone: a
+    count of cards when each costs 1, else four table lookups."""
+    if all(p == 1 for p in seen.penalty):
+        return int.bit_count
+    clubs, diamonds, hearts, spades = _penalties_by_suit(seen.penalty)
+    return lambda hand: (
+        clubs[hand & 8191]
+        + diamonds[hand >> 13 & 8191]
+        + hearts[hand >> 26 & 8191]
+        + spades[hand >> 39]
+    )
+
+
 def outcomes(seen: Seen, candidates: Sequence[int], samples: int, rng: Rng) -> list[list[float]]:
     """Per candidate card, its standing cost on each of ``samples`` sampled deals: this
     seat's penalty minus the mean penalty of the others (lowest total wins, so what counts
@@ -220,21 +290,26 @@ def outcomes(seen: Seen, candidates: Sequence[int], samples: int, rng: Rng) -> l
     every candidate (common random numbers)."""
     samples = max(1, samples)
     values = [[0.0] * samples for _ in candidates]
-    after = [ends_mask(with_card(seen.rows, c)) for c in candidates]
-    nxt = (seen.seat + 1) % seen.players
+    me = seen.seat
+    # Per candidate: the ends once it is played, and this seat's hand without it.
+    starts = [(ends_mask(with_card(seen.rows, c)), seen.hand & ~(1 << c)) for c in candidates]
+    nxt = (me + 1) % seen.players
     others = seen.players - 1
     dealer = Dealer(seen)
+    penalty = hand_penalty(seen)
+    my_scores = scores_as_hard(seen.hand)
     for k in range(samples):
         hands = dealer.deal(rng)
-        seed = int(rng.random() * (1 << 53))
-        for i, card in enumerate(candidates):
+        seed = int(rng.random() * (1 << 53))  # ``Playout(seed)``: below 2**53, as it stands
+        scores = playout_scores(hands, me, my_scores)
+        for i, (ends, mine) in enumerate(starts):
             left = list(hands)
-            left[seen.seat] &= ~(1 << card)
-            if left[seen.seat]:
-                left = play_out(left, after[i], nxt, Playout(seed), seen.seat)
-            pens = [penalty_of(seen, h) for h in left]
-            mine = pens[seen.seat]
-            values[i][k] = mine - (sum(pens) - mine) / others
+            left[me] = mine
+            if mine:
+                _play_out(left, ends, nxt, seed, scores)
+            own = penalty(left[me])
+            table = penalty(reduce(or_, left))  # the seats' hands are disjoint
+            values[i][k] = own - (table - own) / others
     return values
 
 
