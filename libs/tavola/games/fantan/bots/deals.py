@@ -31,10 +31,10 @@ class Dealer:
     __slots__ = (
         "cards",
         "constrained",
+        "everyone",
         "hand_slots",
         "holders",
         "may_hold",
-        "open_to_all",
         "room",
         "seen",
     )
@@ -43,49 +43,54 @@ class Dealer:
         self.seen = seen
         self.cards = bits(seen.unseen)
         self.may_hold = seen.may_hold
-        # Cards with fewer possible holders are placed first; if every card has as many,
-        # the (stable) sort would leave the shuffle as it is, so it is skipped.
-        self.holders = tuple(len(holders) for holders in seen.may_hold)
-        self.constrained = len({self.holders[c] for c in self.cards}) > 1
         room = [seen.counts[s] if s != seen.seat else 0 for s in range(seen.players)]
         self.room = (*room, seen.aside)  # the set-aside pile last: ``ASIDE`` indexes it
         self.hand_slots = tuple(s for s in range(seen.players) if s != seen.seat)
-        # A card any holder may hold draws from the free room of all holders, which is the
-        # number of cards still to place (when the room is exactly the unseen cards).
-        everyone = tuple(s for s in range(seen.players) if s != seen.seat and seen.counts[s])
-        everyone += (ASIDE,) if seen.aside else ()
-        exact = sum(self.room) == len(self.cards)
-        self.open_to_all = tuple(exact and holders == everyone for holders in seen.may_hold)
+        # The holders with room, in ``may_hold`` order: the holders of a card no pass rules
+        # out. The other cards, fewer holders first, are placed before those.
+        self.everyone = (
+            *(s for s in range(seen.players) if s != seen.seat and seen.counts[s]),
+            *((ASIDE,) if seen.aside else ()),
+        )
+        self.holders = tuple(len(holders) for holders in seen.may_hold)
+        self.constrained = sum(1 for c in self.cards if seen.may_hold[c] != self.everyone)
 
     def deal(self, rng: Rng) -> list[int]:
         """One consistent deal: the hand mask of every seat (this seat's own hand unchanged)."""
         cards = list(self.cards)
         rng.shuffle(cards)
-        if self.constrained:
-            cards.sort(key=self.holders.__getitem__)
-        may_hold, open_to_all = self.may_hold, self.open_to_all
         free = list(self.room)  # room left, by slot
         held: list[list[int]] = [[] for _ in free]
         randrange = rng.randrange
-        to_place = len(cards)
-        for card in cards:
-            seats = may_hold[card]
-            # The free room of the seats that may hold it (a full seat adds 0).
-            total = to_place if open_to_all[card] else sum(map(free.__getitem__, seats))
-            to_place -= 1
-            if total:  # a seat drawn in proportion to its free room
-                pick = randrange(total)
-                for seat in seats:
-                    pick -= free[seat]
-                    if pick < 0:
-                        break
-                held[seat].append(card)
-                free[seat] -= 1
-            else:
-                allowed = {c: self.seen.holders(c) for c in cards}
-                if not _augment(card, allowed, self.room, held, set(), rng):
-                    raise ValueError("no deal is consistent with the knowledge")
-                free = [room - len(owned) for room, owned in zip(self.room, held, strict=True)]
+        constrained = self.constrained
+        if constrained:
+            cards.sort(key=self.holders.__getitem__)  # stable: as shuffled among equals
+            may_hold = self.may_hold
+            for card in cards[:constrained]:
+                seats = may_hold[card]
+                total = sum(map(free.__getitem__, seats))  # a full seat adds 0
+                if total:  # a seat drawn in proportion to its free room
+                    pick = randrange(total)
+                    for seat in seats:
+                        pick -= free[seat]
+                        if pick < 0:
+                            break
+                    held[seat].append(card)
+                    free[seat] -= 1
+                else:
+                    allowed = {c: self.seen.holders(c) for c in cards}
+                    if not _augment(card, allowed, self.room, held, set(), rng):
+                        raise ValueError("no deal is consistent with the knowledge")
+                    free = [room - len(owned) for room, owned in zip(self.room, held, strict=True)]
+        # Any holder may take the others: a seat drawn in proportion to its free room is the
+        # holder of a place drawn among the free places, laid out seat after seat.
+        places: list[int] = []
+        for seat in self.everyone:
+            places += [seat] * free[seat]
+        for card in cards[constrained:]:
+            if not places:  # every holder is full: no augmenting path either
+                raise ValueError("no deal is consistent with the knowledge")
+            held[places.pop(randrange(len(places)))].append(card)
         hands = [0] * self.seen.players
         hands[self.seen.seat] = self.seen.hand
         for seat in self.hand_slots:

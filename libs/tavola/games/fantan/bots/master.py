@@ -177,20 +177,21 @@ def playout_scores(hands: Sequence[int], me: int, mine: Scores | None = None) ->
 _FOLLOWING = tuple(tuple((seat + 1) % n for seat in range(n)) for n in range(8))
 """Per number of players, the seat after each seat."""
 
-_CARDS_OF: dict[int, tuple[int, ...]] = {}
-"""The cards of a set of playable cards, lowest first, for the sets met lately: a choice
-loops over them rather than taking the set apart bit by bit. Cleared when it holds
-``_CARDS_OF_LIMIT`` sets (about 2 MB): most choices meet a set met before even with a
-quarter of that."""
+_CARDS_OF: dict[int, tuple[int, tuple[int, ...]]] = {}
+"""The cards of a set of playable cards, the lowest and the others lowest first, for the
+sets met lately: a choice loops over them rather than taking the set apart bit by bit.
+Cleared when it holds ``_CARDS_OF_LIMIT`` sets (about 2 MB): most choices meet a set met
+before even with a quarter of that."""
 
 _CARDS_OF_LIMIT = 1 << 14
 
 
-def _cards_of(playable: int) -> tuple[int, ...]:
-    """The cards of ``playable``, lowest first, kept in ``_CARDS_OF``."""
+def _cards_of(playable: int) -> tuple[int, tuple[int, ...]]:
+    """The lowest card of ``playable`` and the others, lowest first, kept in ``_CARDS_OF``."""
     if len(_CARDS_OF) >= _CARDS_OF_LIMIT:
         _CARDS_OF.clear()
-    cards = _CARDS_OF[playable] = tuple(bits(playable))
+    lowest, *others = bits(playable)
+    cards = _CARDS_OF[playable] = (lowest, tuple(others))
     return cards
 
 
@@ -219,10 +220,10 @@ def _play_out(
         if playable:
             if playable & (playable - 1):  # several cards: the best score, ties at random
                 scores = seat_scores[seat]
-                card = -1
-                best_score = -1e18
-                ties = 0
-                for candidate in cards_of.get(playable) or _cards_of(playable):
+                card, others = cards_of.get(playable) or _cards_of(playable)
+                best_score = scores[card]
+                ties = 1
+                for candidate in others:
                     score = scores[candidate]
                     if score > best_score:
                         card, best_score, ties = candidate, score, 1

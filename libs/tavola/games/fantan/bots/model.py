@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from tavola.bots.interface import Knowledge
 from tavola.games.fantan.events import CardPlayed, HandStarted, Passed
@@ -169,8 +170,21 @@ class Seen:
 
 
 def options_of(knowledge: Knowledge) -> FanTanOptions:
-    rest, clock = TIMERS.split(GAME.parse_options(dict(knowledge.options)))
+    return _parsed_options(knowledge.options)
+
+
+@lru_cache(maxsize=64)
+def _parsed_options(options: tuple[tuple[str, str], ...]) -> FanTanOptions:
+    """The table's options, parsed once per option set (every decision of a table reads
+    them)."""
+    rest, clock = TIMERS.split(GAME.parse_options(dict(options)))
     return FanTanOptions(**rest, clock=clock)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=64)
+def _penalties(options: FanTanOptions) -> tuple[int, ...]:
+    """The penalty of every card, by bit, under ``options``."""
+    return tuple(options.card_penalty(card_of(b)) for b in range(52))
 
 
 def read(knowledge: Knowledge) -> Seen:
@@ -187,7 +201,7 @@ def read(knowledge: Knowledge) -> Seen:
     played = played_mask(rows)
     options = options_of(knowledge)
     aside = 52 - dealt if dealt else 0
-    may_hold = tuple(_holders(knowledge.seat, n, counts, lacks, aside, b) for b in range(52))
+    may_hold = _may_hold(knowledge.seat, n, counts, lacks, aside)
     return Seen(
         seat=knowledge.seat,
         players=n,
@@ -198,19 +212,21 @@ def read(knowledge: Knowledge) -> Seen:
         unseen=FULL & ~hand & ~played,
         lacks=lacks,
         aside=aside,
-        penalty=tuple(options.card_penalty(card_of(b)) for b in range(52)),
+        penalty=_penalties(options),
         may_hold=may_hold,
     )
 
 
-def _holders(
-    seat: int, players: int, counts: tuple[int, ...], lacks: tuple[int, ...], aside: int, bit: int
-) -> tuple[int, ...]:
-    flag = 1 << bit
-    out = [s for s in range(players) if s != seat and counts[s] and not lacks[s] & flag]
-    if aside:
-        out.append(-1)
-    return tuple(out)
+def _may_hold(
+    seat: int, players: int, counts: tuple[int, ...], lacks: tuple[int, ...], aside: int
+) -> tuple[tuple[int, ...], ...]:
+    """``Seen.may_hold``: per card, the other seats holding cards that no pass of theirs
+    rules it out for, then -1 if cards were set aside."""
+    seats = [s for s in range(players) if s != seat and counts[s]]
+    pile = (-1,) if aside else ()
+    if not any(lacks[s] for s in seats):
+        return ((*seats, *pile),) * 52
+    return tuple((*(s for s in seats if not lacks[s] >> bit & 1), *pile) for bit in range(52))
 
 
 def _replay_current_hand(history: Sequence[object], players: int) -> tuple[int, tuple[int, ...]]:
