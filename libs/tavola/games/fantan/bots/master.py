@@ -15,7 +15,10 @@ random numbers), so the comparison is sharper than the sample count suggests.
 
 The playout works on bit masks (``model``): one int per hand and the mask of playable cards;
 it follows the rules exactly (must play when able, forced passes, a hand ends when someone
-goes out or, with cards set aside, when nobody can move).
+goes out or, with cards set aside, when nobody can move). It is the master's inner loop
+(``_play_out``): each card is scored once per deal (``playout_scores``), the choosers and
+the generator are written out inline, and ``test_fantan_master_paths`` checks it against
+the plain choosers.
 """
 
 from __future__ import annotations
@@ -174,13 +177,19 @@ def playout_scores(hands: Sequence[int], me: int, mine: Scores | None = None) ->
     ]
 
 
+_BIT = tuple(1 << card for card in range(52))
+
+_TURNED = tuple((1 << card) | NEXT[card] for card in range(52))
+"""What playing a card changes in the playable cards: it leaves them, the cards it
+uncovers (never playable before it) join them."""
+
 _FOLLOWING = tuple(tuple((seat + 1) % n for seat in range(n)) for n in range(8))
 """Per number of players, the seat after each seat."""
 
 _CARDS_OF: dict[int, tuple[int, tuple[int, ...]]] = {}
-"""The cards of a set of playable cards, the lowest and the others lowest first, for the
-sets met lately: a choice loops over them rather than taking the set apart bit by bit.
-Cleared when it holds ``_CARDS_OF_LIMIT`` sets (about 2 MB): most choices meet a set met
+"""The cards of a set of playable cards, the lowest and the others (lowest first), for the
+sets met lately: a turn looks its cards up rather than taking the set apart bit by bit.
+Cleared when it holds ``_CARDS_OF_LIMIT`` sets (about 2 MB): most turns meet a set met
 before even with a quarter of that."""
 
 _CARDS_OF_LIMIT = 1 << 14
@@ -218,9 +227,9 @@ def _play_out(
         hand = hands[seat]
         playable = hand & ends
         if playable:
-            if playable & (playable - 1):  # several cards: the best score, ties at random
+            card, others = cards_of.get(playable) or _cards_of(playable)
+            if others:  # several cards: the best score, ties at random
                 scores = seat_scores[seat]
-                card, others = cards_of.get(playable) or _cards_of(playable)
                 best_score = scores[card]
                 ties = 1
                 for candidate in others:
@@ -232,15 +241,11 @@ def _play_out(
                         state = (state * _MUL + _INC) & _MASK  # ``Playout.below``
                         if (state >> 33) % ties == 0:
                             card = candidate
-                flag = 1 << card
-            else:
-                flag = playable
-                card = playable.bit_length() - 1
-            hand ^= flag
+            hand ^= _BIT[card]
             hands[seat] = hand
             if not hand:
                 return state
-            ends = (ends ^ flag) | NEXT[card]
+            ends ^= _TURNED[card]
             last = seat
         elif seat == last:  # everyone passed since its card: nobody can move
             return state
