@@ -8,8 +8,9 @@ end with an augmenting path (bipartite matching), so it always succeeds when the
 exists — which it does, since the knowledge comes from a real deal.
 
 The master deals hundreds of times from one ``Seen``: ``Dealer`` works out once what all
-those deals share (the unseen cards, whether any constraint orders them, the room of each
-holder), so a deal is the shuffle and one weighted draw per card.
+those deals share (the unseen cards, which of them some pass rules out for a seat, the room
+of each holder), so a deal is the shuffle and one weighted draw per card — for a card any
+holder may take, a pop from the list of free places.
 """
 
 from __future__ import annotations

@@ -124,7 +124,8 @@ def choose_as_hard(hand: int, playable: int, rng: Playout) -> int:
 
 
 def scores_as_hard(hand: int) -> list[float]:
-    """``choose_as_hard``'s score of every card of ``hand``, by card (0.0 for the others)."""
+    """``choose_as_hard``'s score of every card of ``hand``, by card (0.0 for the others):
+    the same sum in the same order, so that ties stay ties."""
     scores = [0.0] * 52
     for card in bits(hand):
         scores[card] = (
@@ -253,6 +254,7 @@ def _play_out(
 
 
 def penalty_of(seen: Seen, hand: int) -> int:
+    """What the cards of ``hand`` cost (``hand_penalty`` is the fast form)."""
     total = 0
     while hand:
         low = hand & -hand

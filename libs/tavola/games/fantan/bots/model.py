@@ -220,8 +220,8 @@ def read(knowledge: Knowledge) -> Seen:
 def _may_hold(
     seat: int, players: int, counts: tuple[int, ...], lacks: tuple[int, ...], aside: int
 ) -> tuple[tuple[int, ...], ...]:
-    """``Seen.may_hold``: per card, the other seats holding cards that no pass of theirs
-    rules it out for, then -1 if cards were set aside."""
+    """``Seen.may_hold``: per card, the other seats that hold cards and whose passes do not
+    rule it out, then -1 if cards were set aside."""
     seats = [s for s in range(players) if s != seat and counts[s]]
     pile = (-1,) if aside else ()
     if not any(lacks[s] for s in seats):
