@@ -32,6 +32,11 @@ from tavola.infra.local import LocalInfra
 from tavola.service.runtime import run as loop_run
 from tavola.v1 import game_pb2
 
+# issue #13's targets, printed beside the figures (never asserted)
+LOG_GOALS = {1: 0.8, 16: 1.0, 64: 1.0}  # event log appends / raw one-row commits
+MOVES_GOAL = 2000  # moves/s at 64 tables
+RAW_SHARE_GOAL = 0.25  # moves/s / raw commits/s at 16 and 64 tables
+ENGINE_CPU_GOAL_MS = 0.5
 LIMITS_OFF = "address=off,read=off,account=off,create_table=off,lobby=off,stream_open=off,act=off"
 
 
@@ -72,9 +77,11 @@ def anchors(url: str, options: Options, store_for: database.StoreFactory) -> dic
             f"raw asyncpg one-row INSERT per commit, {n:>2} connections: {raw[n]:9.0f} commits/s"
             f"  (before {before:.0f}, after {after:.0f})"
         )
+        goal = LOG_GOALS.get(n)
         say(
             f"event log append (1 event + command id), {n:>2} writers:    "
             f"{rate.per_second:9.0f} appends/s  = {rate.per_second / raw[n]:5.2f}x raw"
+            + (f" (goal >= {goal:.1f}x)" if goal else "")
         )
     return raw
 
@@ -101,7 +108,8 @@ def cpu_line(before: dict[str, float], after: dict[str, float], moves: int) -> s
     platform = sum(v for k, v in used.items() if k != "bench")
     parts = ", ".join(f"{k} {v * 1000 / moves:.2f}" for k, v in sorted(used.items()) if v > 0)
     return (
-        f"engine CPU {engine * 1000 / moves:.2f} ms/move; all platform processes "
+        f"engine CPU {engine * 1000 / moves:.2f} ms/move (goal <= {ENGINE_CPU_GOAL_MS} ms);"
+        " all platform processes "
         f"{platform * 1000 / moves:.2f} ms/move ({parts})"
     )
 
@@ -134,9 +142,15 @@ async def _point(
     rate = moves / elapsed
     anchor = raw.get(count)
     ratio = f" = {rate / anchor:6.3f}x raw at {count}" if anchor else ""
-    say(f"{label} {count:>2} tables: {rate:8.1f} moves/s{ratio}")
+    goal = (
+        f" (goal: >= {MOVES_GOAL:,} moves/s at 64, >= {RAW_SHARE_GOAL}x raw at 16 and 64)"
+        if count in (16, 64)
+        else ""
+    )
+    say(f"{label} {count:>2} tables: {rate:8.1f} moves/s{ratio}{goal}")
     if point.latencies:
-        say(f"   SubmitAction {measure.quantiles(point.latencies).ms()}")
+        goal = " (goal at 16 tables: p50 <= 5 ms, p99 <= 15 ms)" if count == 16 else ""
+        say(f"   SubmitAction {measure.quantiles(point.latencies).ms()}{goal}")
     p50 = measure.histogram_quantile(
         before_metrics, after_metrics, "tavola_engine_command_seconds", 0.5
     )
