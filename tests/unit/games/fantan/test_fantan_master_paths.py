@@ -84,7 +84,7 @@ def plain_deal(seen: Seen, rng: Rng) -> list[int]:
                     break
             held[seat].append(card)
         else:
-            assert _augment(card, allowed, room, held, set(), rng)
+            assert deals._augment(card, allowed, room, held, set(), rng)  # unchanged
     hands = [0] * seen.players
     hands[seen.seat] = seen.hand
     for seat, owned in held.items():
@@ -92,23 +92,6 @@ def plain_deal(seen: Seen, rng: Rng) -> list[int]:
             if seat >= 0:
                 hands[seat] |= 1 << card
     return hands
-
-
-def _augment(card: int, allowed: Any, room: Any, held: Any, visited: set[int], rng: Rng) -> bool:
-    seats = list(allowed[card])
-    rng.shuffle(seats)
-    for seat in seats:
-        if seat in visited:
-            continue
-        visited.add(seat)
-        if len(held[seat]) < room[seat]:
-            held[seat].append(card)
-            return True
-        for i, other in enumerate(held[seat]):
-            if _augment(other, allowed, room, held, visited, rng):
-                held[seat][i] = card
-                return True
-    return False
 
 
 def plain_play_out(hands: list[int], ends: int, turn: int, rng: Playout, me: int) -> list[int]:
