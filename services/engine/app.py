@@ -136,6 +136,11 @@ class Engine(AutomaticMixin, RefereeMixin, QueryMixin):
                 entry.tail = _tail()
         return wakeup
 
+    def watching(self, match_id: str, wakeup: asyncio.Event) -> bool:
+        """``wakeup`` is set by this engine's appends to the match (its entry holds it)."""
+        entry = self.cache.peek(match_id)
+        return entry is not None and wakeup in entry.watchers
+
     def unwatch(self, match_id: str, wakeup: asyncio.Event) -> None:
         entry = self.cache.peek(match_id)
         if entry is not None:

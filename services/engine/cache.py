@@ -130,12 +130,16 @@ class MatchCache:
         return list(self._entries.items())
 
     def stale(self, belongs: Callable[[str], bool]) -> int:
-        """Mark every entry ``belongs`` selects as needing a catch-up; how many."""
+        """Mark every entry ``belongs`` selects as needing a catch-up, and wake its streams
+        (another engine writes it now: they follow it on the bus from here); how many."""
         marked = 0
         for match_id, entry in self._entries.items():
-            if entry.fresh and belongs(match_id):
-                entry.fresh = False
-                marked += 1
+            if belongs(match_id):
+                for wakeup in entry.watchers:
+                    wakeup.set()
+                if entry.fresh:
+                    entry.fresh = False
+                    marked += 1
         return marked
 
     def _evict(self) -> None:

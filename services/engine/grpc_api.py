@@ -147,7 +147,12 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
     ) -> AsyncIterator[game_pb2.StreamEventsResponse]:
         """The backlog after ``after_version`` in pages, then each event as it is appended
         (woken by this engine's appends and, for other engines', by the bus); with
-        ``views``, the seat's view after the last event of each append."""
+        ``views``, the seat's view after the last event of each append.
+
+        While this engine writes the match, its own appends wake the stream; the bus is
+        listened to once another engine does (from the first wake that finds the match
+        elsewhere: losing a partition wakes its streams), so a local match's stream is not
+        woken again for every event the relay publishes."""
         seat = request.seat
         if seat < SPECTATOR:
             raise invalid("game.no_such_seat", seat=seat)
@@ -162,13 +167,11 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
         viewer = SPECTATOR if seat < 0 else seat
         match_id = request.match_id
         wakeup = self._engine.watch(match_id)
+        sub: Any = None
 
         async def on_message(_msg: Any) -> None:
             wakeup.set()
 
-        sub = await self._nc.subscribe(
-            self._names.stream_subjects(stream_of(match_id)), cb=on_message
-        )
         metrics.STREAMS_OPEN.inc()
         present = seat >= 0 and state.ended is None  # not a finished match's referee
         if present:
@@ -181,8 +184,15 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
         try:
             while True:
                 wakeup.clear()
-                if present and loop.time() >= next_seen and not self._router.local(match_id):
-                    await self._router.seen(match_id, seat)  # its writer is another engine
+                local = self._router.local(match_id)
+                if sub is None and not (local and self._engine.watching(match_id, wakeup)):
+                    # listen before reading: nothing appended from here on is missed
+                    sub = await self._nc.subscribe(
+                        self._names.stream_subjects(stream_of(match_id)), cb=on_message
+                    )
+                if not local and present and loop.time() >= next_seen:
+                    # its writer is another engine: tell it the seat's client is here
+                    await self._router.seen(match_id, seat)
                     next_seen = loop.time() + SEEN_EVERY
                 envelopes = await self._engine.events_after(
                     match_id, viewer, last, page, request.locale
@@ -200,15 +210,20 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
                     if view is not None:
                         yield game_pb2.StreamEventsResponse(view=view)
                 newest = None
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(wakeup.wait(), min(SAFETY_POLL_SECONDS, SEEN_EVERY))
+                # a timer rather than ``wait_for`` (no task for every wait)
+                timer = loop.call_later(min(SAFETY_POLL_SECONDS, SEEN_EVERY), wakeup.set)
+                try:
+                    await wakeup.wait()
+                finally:
+                    timer.cancel()
         finally:
             metrics.STREAMS_OPEN.dec()
             if present:
                 self._engine.presence.stream_closed(match_id, seat)
             self._engine.unwatch(match_id, wakeup)
-            with contextlib.suppress(Exception):
-                await sub.unsubscribe()
+            if sub is not None:
+                with contextlib.suppress(Exception):
+                    await sub.unsubscribe()
 
     async def _view_at(
         self, request: game_pb2.StreamEventsRequest, principal: Any, version: int

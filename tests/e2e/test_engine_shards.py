@@ -5,12 +5,15 @@ move appended exactly once, the chain intact, every bot decision re-derived."""
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -62,8 +65,9 @@ class SecondEngine:
         return metric(self.metrics_port, "tavola_engine_forwarded_total", "forwarded")
 
 
-@pytest.fixture
-def second_engine(platform: Platform, tmp_path) -> Iterator[SecondEngine]:
+@contextlib.contextmanager
+def started_engine(platform: Platform, tmp_path: Path) -> Iterator[SecondEngine]:
+    """A second engine, once it holds half of the partitions (the first gave them back)."""
     env = platform.env("engine")
     address, metrics_port = f"127.0.0.1:{free_port()}", free_port()
     env.update(
@@ -93,6 +97,12 @@ def second_engine(platform: Platform, tmp_path) -> Iterator[SecondEngine]:
         if process.poll() is None:
             process.terminate()
             process.wait(30)
+
+
+@pytest.fixture
+def second_engine(platform: Platform, tmp_path: Path) -> Iterator[SecondEngine]:
+    with started_engine(platform, tmp_path) as engine:
+        yield engine
 
 
 def exactly_once(client: Client, match_id: str) -> None:
@@ -243,3 +253,85 @@ def test_a_correction_reaching_the_engine_that_does_not_write_the_match_is_forwa
         exactly_once(client, match_id)
     finally:
         via_second.close()
+
+
+class Follower:
+    """A spectator's ``StreamEvents`` to the match's end, read on a thread: the versions it
+    was sent, and the longest an event took from its commit to this reader (the clocks are
+    the same machine's)."""
+
+    def __init__(self, via: Client, match_id: str) -> None:
+        self.match_id = match_id
+        self.versions: list[int] = []
+        self.longest_lag = 0.0
+        self.error: BaseException | None = None
+        request = game_pb2.StreamEventsRequest(match_id=match_id, seat=-1, until_end=True)
+        self._stream = via.game.StreamEvents(request, timeout=240)
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        try:
+            for response in self._stream:
+                event = response.event
+                lag = time.time() - event.recorded_at.ToMicroseconds() / 1e6
+                self.longest_lag = max(self.longest_lag, lag)
+                self.versions.append(event.version)
+        except BaseException as error:  # reported by ``ended``
+            self.error = error
+
+    def ended(self, timeout: float) -> list[int]:
+        self._thread.join(timeout)
+        assert not self._thread.is_alive(), f"{self.match_id}: the stream did not end"
+        assert self.error is None, f"{self.match_id}: {self.error}"
+        return self.versions
+
+
+def test_a_stream_through_the_engine_that_does_not_write_the_match_sees_every_event(
+    client: Client, platform: Platform, second_engine: SecondEngine
+) -> None:
+    """The second engine hears of the writer's appends on the bus only."""
+    via_second = Client.connect(second_engine.address, platform.token)
+    try:
+        match_id, _ = table_written(
+            second_engine,
+            via_second,
+            False,
+            lambda: bot_table(client, "fan-tan", 4, {"hands": "1"}, think_ms=20),
+        )
+        versions = Follower(via_second, match_id).ended(timeout=120)
+    finally:
+        via_second.close()
+    final = match_state(client, match_id).version
+    assert versions == list(range(1, final + 1))
+
+
+def test_streams_follow_their_matches_when_a_new_engine_takes_their_partitions(
+    client: Client, platform: Platform, tmp_path: Path
+) -> None:
+    """Streams on the only engine, then a second engine starts and takes half of the
+    partitions (their matches move to it mid-hand): every stream goes on to the end with
+    every event, none left waiting for the bus it had not listened to."""
+    matches = [bot_table(client, "fan-tan", 4, {"hands": "7"}, think_ms=50)[0] for _ in range(8)]
+    followers = [Follower(client, match_id) for match_id in matches]
+    eventually(lambda: all(len(f.versions) > 5 for f in followers), timeout=60)
+    for follower in followers:
+        follower.longest_lag = 0.0  # from here on (the backlog was read at the start)
+    with started_engine(platform, tmp_path) as engine:
+        via_second = Client.connect(engine.address, platform.token)
+        try:
+            moved = [
+                m
+                for m in matches
+                if written_by(engine, via_second, m) and not match_state(client, m).finished
+            ]
+        finally:
+            via_second.close()
+        assert moved, "no running match of 8 moved to the second engine (1 time in 256)"
+        for follower in followers:
+            versions = follower.ended(timeout=180)
+            final = match_state(client, follower.match_id).version
+            assert versions == list(range(1, final + 1))
+            # an event committed by the new engine reaches the old one's stream at once
+            # (tens of ms here; unwoken, the stream would wait for its next poll: seconds)
+            assert follower.longest_lag < 2.5, (follower.match_id, follower.longest_lag)

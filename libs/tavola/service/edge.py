@@ -249,7 +249,8 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                 try:
                     async for item in items:
                         try:
-                            await asyncio.wait_for(context.write(item), self._write_timeout)
+                            async with asyncio.timeout(self._write_timeout):  # no task a write
+                                await context.write(item)
                         except TimeoutError:
                             log.info("stream.slow_reader_dropped", rpc=method)
                             raise errors.exhausted(
