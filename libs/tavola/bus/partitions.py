@@ -9,10 +9,13 @@ the function is SHA-256 of the match id, so tables spread evenly whatever their 
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 
 PARTITIONS = 64
+REMEMBERED = 1 << 15  # match ids whose partition is kept (an engine asks on every request)
 
 
+@lru_cache(maxsize=REMEMBERED)
 def partition_of(match_id: str) -> int:
     digest = hashlib.sha256(match_id.encode()).digest()
     return int.from_bytes(digest[:4], "big") % PARTITIONS

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from tavola.games.barbu.contracts import CONTRACT_BY_CODE, Contract
@@ -52,8 +53,10 @@ def encode(action: BarbuAction) -> str:
     return code
 
 
+@functools.lru_cache(maxsize=1024)  # a view decodes each card of the hand it blocks
 def decode(code: str) -> BarbuAction | None:
-    """The action of a code, or ``None`` when the code is malformed."""
+    """The action of a code, or ``None`` when the code is malformed (actions are frozen:
+    one is shared by every caller of its code)."""
     words = code.strip().split()
     if not words:
         return None
