@@ -5,8 +5,10 @@ Order: Postgres settings; the raw one-row-per-commit anchor at each concurrency;
 log's append rate at the same concurrencies; the platform as processes (engine, lobby,
 scoring, bots) with the rate limits the bench switches off printed; two long matches for
 the read figures; tables of the platform's bots and tables of gRPC clients (one account per
-seat) at each concurrency over a fixed window; cold replay, reconnect-to-live; memory per
-idle table. Every ratio is to an anchor measured minutes before in the same run.
+seat) at each concurrency over a fixed window, the clients polling (three calls a move)
+and then following their streams with views pushed (one call a move); cold replay,
+reconnect-to-live; memory per idle table. Every ratio is to an anchor measured minutes
+before in the same run.
 """
 
 from __future__ import annotations
@@ -240,6 +242,20 @@ async def _drive(
                     )
 
                 await _point("clients", count, clients, options, port, processes, raw)
+            say(
+                "-- the same, each seat following StreamEvents with its views pushed"
+                " (one call a move) --"
+            )
+            for count in options.concurrency:
+
+                def streaming(i: int, point: Point) -> asyncio.Task[None]:
+                    return asyncio.create_task(
+                        tables.client_table(
+                            admin, apis[4 * i : 4 * i + 4], i, point, streaming=True
+                        )
+                    )
+
+                await _point("streams", count, streaming, options, port, processes, raw)
         finally:
             for extra in channels:
                 await extra.close()

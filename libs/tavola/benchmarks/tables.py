@@ -172,10 +172,19 @@ async def bot_table(admin: Api, index: int, point: Point, finishes: Finishes) ->
 
 
 async def client_table(
-    admin: Api, seats: Sequence[Api], index: int, point: Point, seed: int = 0
+    admin: Api,
+    seats: Sequence[Api],
+    index: int,
+    point: Point,
+    seed: int = 0,
+    *,
+    streaming: bool = False,
 ) -> None:
-    """One table whose every seat is its own account's gRPC client: each move the seat on
-    turn reads its view and submits a random legal action (SubmitAction timed)."""
+    """One table whose every seat is its own account's gRPC client, playing random legal
+    actions (SubmitAction timed). Polling (``streaming`` off): each move the seat on turn
+    asks the spectator's view and then its own, three calls a move. Streaming: every seat
+    follows ``StreamEvents`` with its views pushed and acts on them, one call a move."""
+    play = _play_streaming if streaming else _play
     rng = random.Random(seed * 1000 + index)
     rotation = index
     while not point.stopping:
@@ -201,7 +210,7 @@ async def client_table(
         ).match_id
         point.matches_started += 1
         point.match_ids.append(match_id)
-        await _play(seats, tokens, match_id, point, rng)
+        await play(seats, tokens, match_id, point, rng)
         point.matches_finished += 1
 
 
@@ -251,6 +260,51 @@ async def _play(
             point.latencies.append(time.perf_counter() - started)
             point.moves += 1
         moves += 1
+
+
+async def _play_streaming(
+    seats: Sequence[Api], tokens: list[str], match_id: str, point: Point, rng: random.Random
+) -> None:
+    """Every seat follows its stream with views (``StreamEvents`` ``views``) until the match
+    ends, and submits a random legal action whenever its pushed view says it is to act."""
+
+    async def follow(seat: int) -> None:
+        api = seats[seat]
+        request = game_pb2.StreamEventsRequest(
+            match_id=match_id, seat=seat, seat_token=tokens[seat], until_end=True, views=True
+        )
+        moves = 0
+        async for response in api.game.StreamEvents(request, metadata=api.metadata):
+            if not response.HasField("view"):
+                continue
+            view = response.view
+            if view.finished or seat not in view.to_act or not view.legal_actions:
+                continue
+            action = view.legal_actions[rng.randrange(len(view.legal_actions))].code
+            started = time.perf_counter()
+            try:
+                await api.call(
+                    api.game.SubmitAction,
+                    game_pb2.SubmitActionRequest(
+                        match_id=match_id,
+                        seat=seat,
+                        seat_token=tokens[seat],
+                        command_id=f"{match_id}:{seat}:{moves}",
+                        expected_version=view.version,
+                        action=action,
+                    ),
+                )
+            except grpc.aio.AioRpcError as error:
+                if error.code() != grpc.StatusCode.ABORTED:  # a timer moved first:
+                    raise  # the view after it follows
+                continue
+            finally:
+                moves += 1
+            if point.window:
+                point.latencies.append(time.perf_counter() - started)
+                point.moves += 1
+
+    await asyncio.gather(*(follow(seat) for seat in range(len(tokens))))
 
 
 async def drain(tasks: list[asyncio.Task[None]], point: Point, timeout: float) -> None:

@@ -1,0 +1,44 @@
+"""The bench's gRPC client tables play whole matches against the platform, polling and
+following their streams (``make bench`` measures them; here only that they play, every
+move accepted, and that the streaming seats act on the views pushed to them)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import grpc
+import pytest
+
+from support.platform import match_state
+from tavola.benchmarks import tables
+from tavola.cli.client import Client
+from tavola.cli.platform import Platform
+
+pytestmark = pytest.mark.e2e
+
+
+async def _one_match(platform: Platform, streaming: bool) -> tables.Point:
+    async with grpc.aio.insecure_channel(platform.address) as channel:
+        admin = tables.Api(channel, platform.token)
+        prefix = f"bt{os.getpid() % 10000}{'s' if streaming else 'p'}-"
+        seats = [tables.Api(channel, t) for t in await tables.new_accounts(admin, prefix, 4)]
+        point = tables.Point(window=True)
+        # index 0: the first client game, Fan Tan of one hand
+        task = asyncio.create_task(tables.client_table(admin, seats, 0, point, streaming=streaming))
+        while not point.matches_started and not task.done():
+            await asyncio.sleep(0.05)
+        point.stopping = True  # the match under way is played to its end, no other
+        await asyncio.wait_for(task, 180)
+        return point
+
+
+@pytest.mark.parametrize("streaming", [False, True], ids=["polling", "streaming"])
+def test_a_client_table_plays_a_whole_match(
+    platform: Platform, client: Client, streaming: bool
+) -> None:
+    point = asyncio.run(_one_match(platform, streaming))
+    assert point.matches_finished == 1 and not point.errors
+    (match_id,) = point.match_ids
+    assert match_state(client, match_id).finished
+    assert point.moves > 0 and len(point.latencies) == point.moves
