@@ -41,6 +41,32 @@ async def test_appends_of_many_streams_arriving_together_share_statements(
         assert record is not None and record.result == b"r"
 
 
+async def test_two_writers_share_what_is_under_way_so_their_commits_overlap(
+    pool: asyncpg.Pool,
+) -> None:
+    """48 appends at once, two writers: the first statement takes its half (24) and the
+    second the rest, side by side, rather than one statement carrying all 48."""
+    store = PostgresEventStore(pool, SteppingClock(), writers=2)
+    sizes: list[int] = []
+    write = store.group_commit._write
+
+    async def counted(group: list) -> None:  # type: ignore[type-arg]
+        sizes.append(len(group))
+        await write(group)
+
+    store.group_commit._write = counted  # type: ignore[method-assign]
+    streams = [a_stream() for _ in range(48)]
+    await asyncio.gather(*(store.append(s, 0, events(1)) for s in streams))
+    assert sizes == [24, 24]
+
+
+async def test_a_writer_takes_at_least_min_share_of_what_is_queued(pool: asyncpg.Pool) -> None:
+    store = PostgresEventStore(pool, SteppingClock(), writers=4)
+    streams = [a_stream() for _ in range(group_commit.MIN_SHARE)]
+    await asyncio.gather(*(store.append(s, 0, events(1)) for s in streams))
+    assert store.group_commit.statements == 1  # not four of two
+
+
 async def test_an_append_alone_is_one_statement(store: PostgresEventStore) -> None:
     stream = a_stream()
     for version in range(0, 10, 2):
