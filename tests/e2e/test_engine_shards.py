@@ -105,6 +105,16 @@ def second_engine(platform: Platform, tmp_path: Path) -> Iterator[SecondEngine]:
         yield engine
 
 
+@contextlib.contextmanager
+def through(engine: SecondEngine, platform: Platform) -> Iterator[Client]:
+    """A client of the admin account connected to ``engine``'s own gRPC address."""
+    via = Client.connect(engine.address, platform.token)
+    try:
+        yield via
+    finally:
+        via.close()
+
+
 def exactly_once(client: Client, match_id: str) -> None:
     final = eventually(lambda: (m := match_state(client, match_id)).finished and m, timeout=240)
     record = client.game.ExportMatch(game_pb2.ExportMatchRequest(match_id=match_id))
@@ -141,8 +151,7 @@ def table_written(
 def test_two_engines_share_the_partitions_and_a_call_reaches_the_tables_writer(
     client: Client, platform: Platform, second_engine: SecondEngine
 ) -> None:
-    via_second = Client.connect(second_engine.address, platform.token)
-    try:
+    with through(second_engine, platform) as via_second:
         # a match's partition comes from its id, so which engine writes it is chance: open
         # tables until each engine writes one
         matches: list[str] = []
@@ -161,15 +170,12 @@ def test_two_engines_share_the_partitions_and_a_call_reaches_the_tables_writer(
         # engine that does not write it is the writer's own
         summary = via_second.game.GetMatch(game_pb2.GetMatchRequest(match_id=elsewhere[0]))
         assert summary == match_state(client, elsewhere[0])
-    finally:
-        via_second.close()
 
 
 def test_a_person_plays_through_the_engine_that_does_not_write_the_table(
     client: Client, platform: Platform, second_engine: SecondEngine
 ) -> None:
-    via_second = Client.connect(second_engine.address, platform.token)
-    try:
+    with through(second_engine, platform) as via_second:
         match_id, (seat_token,) = table_written(
             second_engine,
             via_second,
@@ -200,20 +206,15 @@ def test_a_person_plays_through_the_engine_that_does_not_write_the_table(
             moves += 1
         assert moves > 0 and second_engine.forwarded() > before
         exactly_once(client, match_id)
-    finally:
-        via_second.close()
 
 
 def test_when_an_engine_dies_the_other_takes_its_partitions_and_its_matches_finish(
     client: Client, platform: Platform, second_engine: SecondEngine
 ) -> None:
-    via_second = Client.connect(second_engine.address, platform.token)
-    try:
+    with through(second_engine, platform) as via_second:
         match_id, _ = table_written(
             second_engine, via_second, True, lambda: bot_table(client, "fan-tan", 7, {"hands": "7"})
         )
-    finally:
-        via_second.close()
     eventually(lambda: match_state(client, match_id).version > 60, timeout=60, every=0.05)
     assert not match_state(client, match_id).finished, "the match ended before the kill"
     second_engine.process.kill()
@@ -230,8 +231,7 @@ def test_a_correction_reaching_the_engine_that_does_not_write_the_match_is_forwa
     engine, it is forwarded, appended once, and both engines show it."""
     from tavola.v1 import audit_pb2, audit_pb2_grpc
 
-    via_second = Client.connect(second_engine.address, platform.token)
-    try:
+    with through(second_engine, platform) as via_second:
         match_id, _ = table_written(
             second_engine,
             via_second,
@@ -251,8 +251,6 @@ def test_a_correction_reaching_the_engine_that_does_not_write_the_match_is_forwa
             shown = via.game.GetMatch(game_pb2.GetMatchRequest(match_id=match_id))
             assert [c.version for c in shown.corrections] == [filed.correction.version]
         exactly_once(client, match_id)
-    finally:
-        via_second.close()
 
 
 class Follower:
@@ -291,8 +289,7 @@ def test_a_stream_through_the_engine_that_does_not_write_the_match_sees_every_ev
     client: Client, platform: Platform, second_engine: SecondEngine
 ) -> None:
     """The second engine hears of the writer's appends on the bus only."""
-    via_second = Client.connect(second_engine.address, platform.token)
-    try:
+    with through(second_engine, platform) as via_second:
         match_id, _ = table_written(
             second_engine,
             via_second,
@@ -300,8 +297,6 @@ def test_a_stream_through_the_engine_that_does_not_write_the_match_sees_every_ev
             lambda: bot_table(client, "fan-tan", 4, {"hands": "1"}, think_ms=20),
         )
         versions = Follower(via_second, match_id).ended(timeout=120)
-    finally:
-        via_second.close()
     final = match_state(client, match_id).version
     assert versions == list(range(1, final + 1))
 
@@ -318,15 +313,12 @@ def test_streams_follow_their_matches_when_a_new_engine_takes_their_partitions(
     for follower in followers:
         follower.longest_lag = 0.0  # from here on (the backlog was read at the start)
     with started_engine(platform, tmp_path) as engine:
-        via_second = Client.connect(engine.address, platform.token)
-        try:
+        with through(engine, platform) as via_second:
             moved = [
                 m
                 for m in matches
                 if written_by(engine, via_second, m) and not match_state(client, m).finished
             ]
-        finally:
-            via_second.close()
         assert moved, "no running match of 8 moved to the second engine (1 time in 256)"
         for follower in followers:
             versions = follower.ended(timeout=180)

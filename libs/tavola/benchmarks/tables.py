@@ -238,28 +238,17 @@ async def _play(
         if not view.legal_actions:
             await asyncio.sleep(0.01)
             continue
-        action = view.legal_actions[rng.randrange(len(view.legal_actions))].code
-        started = time.perf_counter()
-        try:
-            await api.call(
-                api.game.SubmitAction,
-                game_pb2.SubmitActionRequest(
-                    match_id=match_id,
-                    seat=seat,
-                    seat_token=tokens[seat],
-                    command_id=f"{match_id}:{moves}",
-                    expected_version=view.version,
-                    action=action,
-                ),
-            )
-        except grpc.aio.AioRpcError as error:
-            if error.code() != grpc.StatusCode.ABORTED:  # a timer moved first: look again
-                raise
-            continue
-        if point.window:
-            point.latencies.append(time.perf_counter() - started)
-            point.moves += 1
-        moves += 1
+        request = game_pb2.SubmitActionRequest(
+            match_id=match_id,
+            seat=seat,
+            seat_token=tokens[seat],
+            command_id=f"{match_id}:{moves}",
+            expected_version=view.version,
+            action=view.legal_actions[rng.randrange(len(view.legal_actions))].code,
+        )
+        if await _submit(api, request, point):
+            moves += 1
+        # else a timer moved first: look again
 
 
 async def _play_streaming(
@@ -280,31 +269,34 @@ async def _play_streaming(
             view = response.view
             if view.finished or seat not in view.to_act or not view.legal_actions:
                 continue
-            action = view.legal_actions[rng.randrange(len(view.legal_actions))].code
-            started = time.perf_counter()
-            try:
-                await api.call(
-                    api.game.SubmitAction,
-                    game_pb2.SubmitActionRequest(
-                        match_id=match_id,
-                        seat=seat,
-                        seat_token=tokens[seat],
-                        command_id=f"{match_id}:{seat}:{moves}",
-                        expected_version=view.version,
-                        action=action,
-                    ),
-                )
-            except grpc.aio.AioRpcError as error:
-                if error.code() != grpc.StatusCode.ABORTED:  # a timer moved first:
-                    raise  # the view after it follows
-                continue
-            finally:
-                moves += 1
-            if point.window:
-                point.latencies.append(time.perf_counter() - started)
-                point.moves += 1
+            move = game_pb2.SubmitActionRequest(
+                match_id=match_id,
+                seat=seat,
+                seat_token=tokens[seat],
+                command_id=f"{match_id}:{seat}:{moves}",
+                expected_version=view.version,
+                action=view.legal_actions[rng.randrange(len(view.legal_actions))].code,
+            )
+            moves += 1  # a refused id is not used again either
+            await _submit(api, move, point)  # refused: the view after the timer's move follows
 
     await asyncio.gather(*(follow(seat) for seat in range(len(tokens))))
+
+
+async def _submit(api: Api, request: game_pb2.SubmitActionRequest, point: Point) -> bool:
+    """Submit a move, timed while the window is open; False if a timer moved first
+    (ABORTED: the version moved on)."""
+    started = time.perf_counter()
+    try:
+        await api.call(api.game.SubmitAction, request)
+    except grpc.aio.AioRpcError as error:
+        if error.code() != grpc.StatusCode.ABORTED:
+            raise
+        return False
+    if point.window:
+        point.latencies.append(time.perf_counter() - started)
+        point.moves += 1
+    return True
 
 
 async def drain(tasks: list[asyncio.Task[None]], point: Point, timeout: float) -> None:
