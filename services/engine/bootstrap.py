@@ -145,7 +145,7 @@ async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
                 cache_matches=config.cache_matches,
             )
         )
-        relay = Relay(pool, store, js, names)
+        relay = Relay(pool, store, nc, names)
         router = Router(engine, nc, names, partitions)
         engine.listeners += [_poke(relay), _bot_push(engine, nc, names)]
         leases = _leases(url, names, partitions, engine, router)

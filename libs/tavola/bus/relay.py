@@ -22,10 +22,11 @@ import contextlib
 
 import asyncpg
 import structlog
-from nats.js import JetStreamContext
+from nats.aio.client import Client
 from prometheus_client import Counter, Gauge
 
 from tavola.bus import subjects
+from tavola.bus.acks import JetStreamPublisher
 from tavola.eventlog.model import Cursor, EventStore, StoredEvent
 from tavola.eventlog.tracking import load_position, save_position
 from tavola.protocol.envelopes import SPECTATOR, envelopes_for
@@ -39,6 +40,7 @@ RELAY_OUTAGES = Counter(
 )
 RELAY_LEADER = Gauge("tavola_relay_leader", "1 while this process's relay is the leader")
 MAX_BACKOFF = 5.0
+ACK_TIMEOUT = 5.0  # seconds for a batch's acknowledgements, then it is published again
 
 _SPECTATOR = (SPECTATOR,)  # the bus carries every event as a spectator sees it
 
@@ -48,7 +50,7 @@ class Relay:
         self,
         pool: asyncpg.Pool,
         store: EventStore,
-        js: JetStreamContext,
+        nc: Client,
         names: subjects.Subjects,
         *,
         name: str = "relay",
@@ -61,7 +63,7 @@ class Relay:
             raise ValueError("save the cursor well within JetStream's duplicate window")
         self._pool = pool
         self._store = store
-        self._js = js
+        self._publisher = JetStreamPublisher(nc)
         self._names = names
         self._name = name
         self._batch = batch_size
@@ -148,15 +150,17 @@ class Relay:
         delay = 0.1
         while not stop.is_set():
             try:
-                acks = [
-                    await self._js.publish_async(
-                        self._names.event_subject(event.stream_id, event.type),
-                        envelopes_for(event, _SPECTATOR)[0],
-                        headers={"Nats-Msg-Id": str(event.event_id)},
-                    )
-                    for event in events
-                ]
-                await asyncio.wait_for(asyncio.gather(*acks), timeout=5.0)
+                await self._publisher.publish(
+                    [
+                        (
+                            self._names.event_subject(event.stream_id, event.type),
+                            envelopes_for(event, _SPECTATOR)[0],
+                            {"Nats-Msg-Id": str(event.event_id)},
+                        )
+                        for event in events
+                    ],
+                    timeout=ACK_TIMEOUT,
+                )
                 self.published += len(events)
                 RELAY_PUBLISHED.inc(len(events))
                 self.healthy = True

@@ -116,7 +116,7 @@ async def relay_setup(
     js = nc.jetstream()
     await ensure_event_stream(js, names)
     store = PostgresEventStore(pool, clock=lambda: datetime.now(UTC))
-    relay = Relay(pool, store, js, names, poll_interval=0.05)
+    relay = Relay(pool, store, nc, names, poll_interval=0.05)
     yield store, js, names, relay
     await nc.close()
 
@@ -221,10 +221,11 @@ async def test_a_durable_consumer_that_restarts_catches_up(relay_setup, private_
 
 
 async def test_the_relay_saves_its_cursor_every_so_many_events_not_after_every_batch(
-    relay_setup, pool
+    relay_setup, pool, private_nats
 ):
     store, js, names, _ = relay_setup
-    relay = Relay(pool, store, js, names, poll_interval=0.01, save_every=10, save_interval=60.0)
+    nc = await connect(private_nats.url)
+    relay = Relay(pool, store, nc, names, poll_interval=0.01, save_every=10, save_interval=60.0)
     stop = asyncio.Event()
     task = asyncio.create_task(relay.run(stop))
     appended = []
@@ -239,3 +240,4 @@ async def test_the_relay_saves_its_cursor_every_so_many_events_not_after_every_b
     await task  # a relay that stops saves where it got to
     assert await load_position(pool, "relay") == appended[-1].cursor
     assert sorted(await bus_ids(js, names)) == sorted(str(e.event_id) for e in appended)
+    await nc.close()
