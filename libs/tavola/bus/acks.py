@@ -53,6 +53,7 @@ class JetStreamPublisher:
     def __init__(self, nc: Client) -> None:
         self._nc = nc
         self._prefix = ""
+        self._subscribing: asyncio.Future[None] | None = None
         self._numbers = itertools.count(1)
         self._waiting: dict[str, _Batch] = {}
 
@@ -62,9 +63,7 @@ class JetStreamPublisher:
         if not messages:
             return
         if not self._prefix:
-            prefix = self._nc.new_inbox() + "."
-            await self._nc.subscribe(prefix + "*", cb=self._answered)
-            self._prefix = prefix
+            await self._subscribed()
         batch = _Batch(len(messages))
         numbers = []
         try:
@@ -80,6 +79,24 @@ class JetStreamPublisher:
         finally:
             for number in numbers:
                 self._waiting.pop(number, None)
+            if batch.done.done() and not batch.done.cancelled():
+                batch.done.exception()  # seen, if publishing failed before the wait
+
+    async def _subscribed(self) -> None:
+        """The inbox's subscription, made once (by the first of concurrent publishes; a
+        failed one is tried again by the next publish)."""
+        if self._subscribing is None:
+            self._subscribing = asyncio.ensure_future(self._subscribe())
+        try:
+            await asyncio.shield(self._subscribing)
+        except Exception:
+            self._subscribing = None
+            raise
+
+    async def _subscribe(self) -> None:
+        prefix = self._nc.new_inbox() + "."
+        await self._nc.subscribe(prefix + "*", cb=self._answered)
+        self._prefix = prefix
 
     async def _answered(self, msg: Msg) -> None:
         batch = self._waiting.pop(msg.subject[len(self._prefix) :], None)
