@@ -3,7 +3,9 @@
 Mixed into ``Engine``; everything here reads the match through ``load`` (memory where this
 engine is the match's writer, else caught up from the log) and changes nothing. A view is
 computed once per (seat, locale) and version and served from memory until the match moves;
-a stream's new events come from the match's tail in memory while it is watched.
+a stream's new events come from the match's tail in memory while it is watched, each
+serialized once for every stream of the match (as each viewer sees it), and so is each
+seat's view a stream is sent.
 """
 
 from __future__ import annotations
