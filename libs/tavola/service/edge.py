@@ -11,7 +11,8 @@ request's locale: a ``ServiceError`` as itself, a dependency that is down as UNA
 anything else as INTERNAL with an incident id (logged with its traceback) — never UNKNOWN
 and never an exception's text. Server streams write through a bounded buffer: a client
 that stops reading for ``stream_write_timeout`` seconds is dropped (RESOURCE_EXHAUSTED) and the
-stream's memory freed.
+stream's memory freed (a watchdog looks at the writes under way every tenth of that, at
+most every second).
 
 A call relayed by the web gateway (``services/gateway``) carries two more metadata: the
 gateway's own credential, ``tavola-gateway-authorization: Bearer <token>`` (a token with
@@ -116,6 +117,13 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         self._limiter = limiter
         self._policies = policies
         self._write_timeout = limiter.settings.stream_write_timeout
+        # the streams' writes under way (task: when it is too late) and a watchdog that
+        # cancels the ones past their time: two dict operations a write, where a timeout
+        # per write cost a timer, a context and its bookkeeping (a tenth of the engine's
+        # stream sending)
+        self._writes: dict[asyncio.Task[Any], float] = {}
+        self._slow: set[asyncio.Task[Any]] = set()
+        self._watchdog: asyncio.TimerHandle | None = None
         self._token_streams = StreamCounter(limiter.settings.streams_per_token)
         self._address_streams = StreamCounter(limiter.settings.streams_per_address)
 
@@ -247,15 +255,26 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         if not self._address_streams.open(address):
             self._token_streams.close(principal.token_id)
             raise errors.exhausted(5.0, "stream.too_many", limit=self._address_streams.cap)
+        task = asyncio.current_task()
+        assert task is not None
+        loop = asyncio.get_running_loop()
+        writes = self._writes
         try:
             with acting_as(principal), _bound(method, request, principal):
                 items = stream(request, context)
                 try:
                     async for item in items:
+                        writes[task] = loop.time() + self._write_timeout
+                        if self._watchdog is None:
+                            self._watchdog = loop.call_later(self._sweep_every, self._sweep)
                         try:
-                            async with asyncio.timeout(self._write_timeout):  # no task a write
-                                await context.write(item)
-                        except TimeoutError:
+                            await context.write(item)
+                        except asyncio.CancelledError:
+                            if task not in self._slow:
+                                raise
+                            self._slow.discard(task)
+                            if task.uncancel() > 0:
+                                raise  # cancelled from elsewhere too (the call ended)
                             log.info("stream.slow_reader_dropped", rpc=method)
                             raise errors.exhausted(
                                 1.0, "stream.slow_reader", seconds=int(self._write_timeout)
@@ -265,11 +284,31 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                             # or its deadline passed — gRPC may say so before the call
                             # counts as done).
                             return
+                        finally:
+                            del writes[task]
                 finally:
                     await items.aclose()  # type: ignore[attr-defined]
         finally:
+            self._slow.discard(task)
             self._token_streams.close(principal.token_id)
             self._address_streams.close(address)
+
+    @property
+    def _sweep_every(self) -> float:
+        """How often the watchdog looks: a tenth of the write timeout, at most a second."""
+        return min(1.0, self._write_timeout / 10)
+
+    def _sweep(self) -> None:
+        """Cancel every stream whose write is past its time (it then answers
+        ``stream.slow_reader``); look again while writes are under way."""
+        self._watchdog = None
+        now = asyncio.get_running_loop().time()
+        for task, too_late in list(self._writes.items()):
+            if too_late <= now and task not in self._slow:
+                self._slow.add(task)
+                task.cancel()
+        if self._writes:
+            self._watchdog = asyncio.get_running_loop().call_later(self._sweep_every, self._sweep)
 
     @property
     def open_streams(self) -> int:
