@@ -147,6 +147,7 @@ class Engine(AutomaticMixin, RefereeMixin, QueryMixin):
             entry.watchers.discard(wakeup)
             if not entry.watchers:
                 entry.tail = None
+                entry.wire.clear()
 
     def appended_elsewhere(self, match_id: str) -> None:
         """Another engine appended to the match (seen on the bus): wake its streams."""

@@ -38,7 +38,14 @@ class Entry:
     views: dict[tuple[int, str], game_pb2.GetViewResponse] = field(
         default_factory=dict
     )  # key: (seat, locale; "" without blocked)
+    # the views' bytes as a stream sends them (a serialized StreamEventsResponse), same keys
+    view_wire: dict[tuple[int, str], bytes] = field(default_factory=dict)
     tail: deque[StoredEvent] | None = None  # only while watched
+    # the tail's events as streams send them: per version, each viewer's serialized
+    # StreamEventsResponse (spectator first, then seat 0, 1, ...), ``last_in_batch`` and
+    # whether a locale changes it (``stream_envelopes``); made once for all the match's
+    # streams (a committed event never changes), kept while the tail holds it
+    wire: dict[int, tuple[list[bytes], bool, bool]] = field(default_factory=dict)
     watchers: set[asyncio.Event] = field(default_factory=set)
 
     def advance(
@@ -46,9 +53,17 @@ class Entry:
     ) -> None:
         """The match moved on to ``state`` with ``stored``: views are of the past now."""
         self.state = state
-        self.views.clear()
+        self.forget_views()
         if self.tail is not None:
             self.tail.extend(stored)
+            if len(self.wire) > TAIL_EVENTS and self.tail:
+                oldest = self.tail[0].version
+                for version in [v for v in self.wire if v < oldest]:
+                    del self.wire[version]
+
+    def forget_views(self) -> None:
+        self.views.clear()
+        self.view_wire.clear()
 
     def events_after(self, version: int) -> list[StoredEvent] | None:
         """The tail's events after ``version``, if the tail reaches back that far."""
@@ -99,7 +114,7 @@ class MatchCache:
             self._evict()
         else:
             entry.state, entry.fresh = state, fresh
-            entry.views.clear()
+            entry.forget_views()
         self._entries.move_to_end(match_id)
         return entry
 
@@ -109,7 +124,7 @@ class MatchCache:
         entry = self._entries.get(match_id)
         if entry is not None:
             entry.fresh = False
-            entry.views.clear()
+            entry.forget_views()
             if entry.tail is not None:
                 entry.tail.clear()  # the tail must be continuous: start again
 

@@ -21,6 +21,7 @@ from nats.aio.client import Client as NATS
 from services.engine import metrics
 from services.engine.app import Engine
 from services.engine.mapping import stream_of
+from services.engine.queries import StreamItem
 from services.engine.routing import SEEN_EVERY, Router
 from tavola.bus import rpc, subjects
 from tavola.protocol.envelopes import SPECTATOR
@@ -31,7 +32,6 @@ from tavola.v1 import (
     account_pb2_grpc,
     audit_pb2,
     audit_pb2_grpc,
-    events_pb2,
     game_pb2,
     game_pb2_grpc,
     league_pb2,
@@ -144,7 +144,7 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
 
     async def StreamEvents(
         self, request: game_pb2.StreamEventsRequest, context: grpc.aio.ServicerContext
-    ) -> AsyncIterator[game_pb2.StreamEventsResponse]:
+    ) -> AsyncIterator[bytes | game_pb2.StreamEventsResponse]:  # type: ignore[override]
         """The backlog after ``after_version`` in pages, then each event as it is appended
         (woken by this engine's appends and, for other engines', by the bus); with
         ``views``, the seat's view after the last event of each append.
@@ -180,7 +180,7 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
         next_seen = loop.time()
         last = request.after_version
         page = FIRST_PAGE
-        newest: events_pb2.EventEnvelope | None = None  # the last event sent since a view
+        newest: StreamItem | None = None  # the last event sent since a view
         try:
             while True:
                 wakeup.clear()
@@ -194,21 +194,23 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
                     # its writer is another engine: tell it the seat's client is here
                     await self._router.seen(match_id, seat)
                     next_seen = loop.time() + SEEN_EVERY
-                envelopes = await self._engine.events_after(
+                # each item is a StreamEventsResponse already serialized (the edge sends
+                # bytes as they are): the match's streams share each event's bytes
+                items = await self._engine.stream_items(
                     match_id, viewer, last, page, request.locale
                 )
-                full, page = len(envelopes) == page, BACKLOG_PAGE
-                for envelope in envelopes:
-                    yield game_pb2.StreamEventsResponse(event=envelope)
-                    last, newest = envelope.version, envelope
-                    if request.until_end and envelope.type == "match.SeedRevealed":
+                full, page = len(items) == page, BACKLOG_PAGE
+                for item in items:
+                    yield item.data
+                    last, newest = item.version, item
+                    if request.until_end and item.type == "match.SeedRevealed":
                         return
                 if full:
                     continue  # more backlog: the next page at once
                 if request.views and newest is not None and newest.last_in_batch:
                     view = await self._view_at(request, principal, last)
                     if view is not None:
-                        yield game_pb2.StreamEventsResponse(view=view)
+                        yield view
                 newest = None
                 # a timer rather than ``wait_for`` (no task for every wait)
                 timer = loop.call_later(min(SAFETY_POLL_SECONDS, SEEN_EVERY), wakeup.set)
@@ -227,15 +229,18 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
 
     async def _view_at(
         self, request: game_pb2.StreamEventsRequest, principal: Any, version: int
-    ) -> game_pb2.GetViewResponse | None:
+    ) -> bytes | game_pb2.StreamEventsResponse | None:
         """The seat's view if the match is still at ``version`` (else a newer event follows,
-        and the view after it)."""
+        and the view after it): this engine's bytes, or the writer's answer."""
         view_request = game_pb2.GetViewRequest(
             match_id=request.match_id,
             seat=request.seat,
             seat_token=request.seat_token,
             locale=request.locale,
         )
+        if self._router.local(request.match_id):
+            at, data = await self._engine.stream_view(view_request, principal)
+            return data if at == version else None
         view = await self._router.call(
             "GetView",
             view_request,
@@ -243,7 +248,7 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
             game_pb2.GetViewResponse,
             lambda: self._engine.view(view_request, principal),
         )
-        return view if view.version == version else None
+        return game_pb2.StreamEventsResponse(view=view) if view.version == version else None
 
 
 class _Forwarder:

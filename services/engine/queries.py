@@ -11,6 +11,7 @@ seat's view a stream is sent.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from services.engine.callers import Caller, Service
@@ -30,7 +31,7 @@ from tavola.match import aggregate
 from tavola.match.aggregate import MatchState
 from tavola.protocol import errors, records_export
 from tavola.protocol import events as codec
-from tavola.protocol.envelopes import SPECTATOR, to_envelope
+from tavola.protocol.envelopes import SPECTATOR, stream_envelopes, to_envelope
 from tavola.protocol.records import embedded, record_bytes, scalar, varint
 from tavola.rules.errors import RulesError
 from tavola.rules.messages import render
@@ -41,6 +42,25 @@ if TYPE_CHECKING:
     from services.engine.cache import MatchCache
 
 VIEW_FIELD = game_pb2.GetViewResponse.DESCRIPTOR.fields_by_name["view"].number
+_STREAM_FIELDS = game_pb2.StreamEventsResponse.DESCRIPTOR.fields_by_name
+STREAM_EVENT_FIELD, STREAM_VIEW_FIELD = (
+    _STREAM_FIELDS["event"].number,
+    _STREAM_FIELDS["view"].number,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StreamItem:
+    """An event as a stream sends it: a serialized ``StreamEventsResponse`` (``data``)."""
+
+    version: int
+    type: str
+    last_in_batch: bool
+    data: bytes
+
+
+def _event_wire(envelope: bytes) -> bytes:
+    return embedded(STREAM_EVENT_FIELD, envelope)
 
 
 def view_of(
@@ -151,15 +171,8 @@ class QueryMixin:
     async def view(
         self, request: game_pb2.GetViewRequest, caller: Caller
     ) -> game_pb2.GetViewResponse:
-        state = await self.load(request.match_id)
+        state = await self._viewable(request, caller)
         seat = request.seat
-        if seat == SPECTATOR:
-            watchable(state)
-        else:
-            self._authorize(state, seat, request.seat_token, caller, reading=True)
-            if state.ended is None:  # a finished match's reader (a referee) is no presence
-                await self.arrive(request.match_id, seat, caller)
-                state = await self.load(request.match_id)
         if request.at_version:
             if request.at_version > state.version:
                 raise errors.invalid(
@@ -169,6 +182,43 @@ class QueryMixin:
             return view_of(state, seat, request.locale or "en", caller is not Service.BOTS)
         blocked = caller is not Service.BOTS
         return self.current_view(request.match_id, state, seat, request.locale or "en", blocked)
+
+    async def stream_view(
+        self, request: game_pb2.GetViewRequest, caller: Caller
+    ) -> tuple[int, bytes]:
+        """``view``'s answer now (``at_version`` is not read), as a stream sends it: its
+        version and a serialized ``StreamEventsResponse`` carrying it, made once per
+        version for every stream of the seat (no copy, no serializing per stream)."""
+        state = await self._viewable(request, caller)
+        seat, locale = request.seat, request.locale or "en"
+        blocked = caller is not Service.BOTS
+        entry = self.cache.peek(request.match_id)
+        if entry is None or entry.state is not state:
+            view = view_of(state, seat, locale, blocked)
+            return state.version, game_pb2.StreamEventsResponse(view=view).SerializeToString()
+        key = (seat, locale if blocked else "")
+        data = entry.view_wire.get(key)
+        if data is None:
+            view = entry.views.get(key)
+            if view is None:
+                view = entry.views[key] = view_of(state, seat, locale, blocked)
+            data = embedded(STREAM_VIEW_FIELD, view.SerializeToString())
+            entry.view_wire[key] = data
+        return state.version, data
+
+    async def _viewable(self, request: game_pb2.GetViewRequest, caller: Caller) -> MatchState:
+        """The match, once the caller may see the seat's view of it (a seat's reader is
+        present at the table)."""
+        state = await self.load(request.match_id)
+        seat = request.seat
+        if seat == SPECTATOR:
+            watchable(state)
+        else:
+            self._authorize(state, seat, request.seat_token, caller, reading=True)
+            if state.ended is None:  # a finished match's reader (a referee) is no presence
+                await self.arrive(request.match_id, seat, caller)
+                state = await self.load(request.match_id)
+        return state
 
     def current_view(
         self, match_id: str, state: MatchState, seat: int, locale: str, blocked: bool = True
@@ -321,6 +371,46 @@ class QueryMixin:
         else:  # the same envelopes whichever engine serves them, and whenever
             table_id = (await self.load(match_id)).created.table_id if stored else ""
         return [to_envelope(s, viewer, table_id, locale) for s in stored]
+
+    async def stream_items(
+        self, match_id: str, viewer: int, after_version: int, limit: int, locale: str = ""
+    ) -> list[StreamItem]:
+        """``events_after`` as a stream sends them: each event's serialized
+        ``StreamEventsResponse`` for ``viewer``. From the match's tail, each event is
+        serialized once for every viewer (spectator and seats) and kept while the tail holds
+        it, so each of the match's streams sends the same bytes."""
+        entry = self.cache.peek(match_id)
+        stored = None
+        if entry is not None and entry.fresh and self._ports.owns(match_id):
+            stored = entry.events_after(after_version)
+            if stored is not None:
+                stored = stored[:limit]
+        wire = entry.wire if entry is not None and stored is not None else None
+        if stored is None:
+            stored = await self._ports.store.read_stream(stream_of(match_id), after_version, limit)
+        if entry is not None:
+            table_id = entry.state.created.table_id
+        else:  # the same envelopes whichever engine serves them, and whenever
+            table_id = (await self.load(match_id)).created.table_id if stored else ""
+        viewers = range(viewer, viewer + 1)
+        if wire is not None and entry is not None and SPECTATOR <= viewer < entry.state.players:
+            viewers = range(SPECTATOR, entry.state.players)  # for every stream of the match
+        else:
+            wire = None
+        items = []
+        for event in stored:
+            made = wire.get(event.version) if wire is not None else None
+            if made is None:
+                envelopes, last, reasoned = stream_envelopes(event, viewers, table_id)
+                made = ([_event_wire(e) for e in envelopes], last, reasoned)
+                if wire is not None:
+                    wire[event.version] = made
+            if made[2] and locale:  # an automatic move's reason, in the stream's language
+                data = _event_wire(to_envelope(event, viewer, table_id, locale).SerializeToString())
+            else:
+                data = made[0][viewer - viewers.start]
+            items.append(StreamItem(event.version, event.type, made[1], data))
+        return items
 
     async def authorize_stream(
         self, match_id: str, seat: int, token: str, caller: Caller

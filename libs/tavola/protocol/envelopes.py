@@ -54,6 +54,26 @@ def envelopes_for(stored: StoredEvent, viewers: Sequence[int], table_id: str = "
     distinct envelope made once: viewers differ only in whether they see the payload and
     whether the cause is redacted for them (which often changes nothing)."""
     metadata = internal_pb2.EventMetadata.FromString(stored.metadata)
+    return _envelopes(stored, metadata, viewers, table_id)
+
+
+def stream_envelopes(
+    stored: StoredEvent, viewers: Sequence[int], table_id: str = ""
+) -> tuple[list[bytes], bool, bool]:
+    """``envelopes_for``, the event's ``last_in_batch``, and whether it carries an automatic
+    move's reason (whose text ``to_envelope`` renders in a locale it is given: these bytes
+    are the envelopes without a locale)."""
+    metadata = internal_pb2.EventMetadata.FromString(stored.metadata)
+    reasoned = bool(metadata.cause.automatic_reason.code)
+    return _envelopes(stored, metadata, viewers, table_id), metadata.last_in_batch, reasoned
+
+
+def _envelopes(
+    stored: StoredEvent,
+    metadata: internal_pb2.EventMetadata,
+    viewers: Sequence[int],
+    table_id: str,
+) -> list[bytes]:
     plain = events_pb2.Cause()
     plain.CopyFrom(metadata.cause)
     redacted = metadata.cause

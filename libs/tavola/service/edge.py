@@ -169,7 +169,11 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                 except Exception as error:
                     await _refuse(context, _failure(method, error), locale)
 
-            return handler._replace(request_deserializer=safe, unary_stream=streaming)
+            return handler._replace(
+                request_deserializer=safe,
+                unary_stream=streaming,
+                response_serializer=_as_is(handler.response_serializer),
+            )
         return handler
 
     async def _admit(
@@ -309,6 +313,18 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     @property
     def open_streams(self) -> int:
         return sum(self._token_streams._open.values())
+
+
+def _as_is(serializer: Callable[[Any], bytes] | None) -> Callable[[Any], bytes] | None:
+    """A stream's serializer that sends bytes a handler serialized itself as they are (the
+    engine serializes an event once for every stream of its match)."""
+    if serializer is None:
+        return None
+
+    def serialize(message: Any) -> bytes:
+        return message if type(message) is bytes else serializer(message)
+
+    return serialize
 
 
 def _failure(method: str, error: Exception) -> ServiceError:
