@@ -29,6 +29,7 @@ from tavola.v1 import game_pb2
 
 CACHE_MATCHES = 16_384
 TAIL_EVENTS = 64  # events kept for watched matches; a stream further behind reads the log
+WIRE_EVENTS = 16  # of them, the last ones kept serialized for the streams (``Entry.wire``)
 
 
 @dataclass
@@ -44,7 +45,8 @@ class Entry:
     # the tail's events as streams send them: per version, each viewer's serialized
     # StreamEventsResponse (spectator first, then seat 0, 1, ...), ``last_in_batch`` and
     # whether a locale changes it (``stream_envelopes``); made once for all the match's
-    # streams (a committed event never changes), kept while the tail holds it
+    # streams (a committed event never changes), the last ``WIRE_EVENTS`` versions kept
+    # (viewers that see an event alike share one bytes object)
     wire: dict[int, tuple[list[bytes], bool, bool]] = field(default_factory=dict)
     watchers: set[asyncio.Event] = field(default_factory=set)
 
@@ -56,9 +58,9 @@ class Entry:
         self.forget_views()
         if self.tail is not None:
             self.tail.extend(stored)
-            if len(self.wire) > TAIL_EVENTS and self.tail:
-                oldest = self.tail[0].version
-                for version in [v for v in self.wire if v < oldest]:
+            if len(self.wire) > WIRE_EVENTS:
+                oldest = state.version - WIRE_EVENTS
+                for version in [v for v in self.wire if v <= oldest]:
                     del self.wire[version]
 
     def forget_views(self) -> None:

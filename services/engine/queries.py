@@ -63,6 +63,19 @@ def _event_wire(envelope: bytes) -> bytes:
     return embedded(STREAM_EVENT_FIELD, envelope)
 
 
+def _event_wires(envelopes: list[bytes]) -> list[bytes]:
+    """``_event_wire`` of each, made once for viewers that see the same envelope (one
+    object: ``envelopes_for`` hands them the same)."""
+    made: dict[int, bytes] = {}
+    out = []
+    for envelope in envelopes:
+        wire = made.get(id(envelope))
+        if wire is None:
+            wire = made[id(envelope)] = _event_wire(envelope)
+        out.append(wire)
+    return out
+
+
 def view_of(
     state: MatchState, seat: int, locale: str, blocked: bool = True
 ) -> game_pb2.GetViewResponse:
@@ -402,7 +415,7 @@ class QueryMixin:
             made = wire.get(event.version) if wire is not None else None
             if made is None:
                 envelopes, last, reasoned = stream_envelopes(event, viewers, table_id)
-                made = ([_event_wire(e) for e in envelopes], last, reasoned)
+                made = (_event_wires(envelopes), last, reasoned)
                 if wire is not None:
                     wire[event.version] = made
             if made[2] and locale:  # an automatic move's reason, in the stream's language
