@@ -157,17 +157,39 @@ def _string(value: str) -> bytes:
     return b"\x12" + _varint(len(data)) + data
 
 
+# A tuple of immutable leaves (``_LEAVES``: ints, strings, cards, tiles, enum members,
+# None) is the same bytes for as long as it lives: a state's tuples are shared from
+# version to version and between the views of its seats (a hand that did not change, the
+# scores, the trick), so each is written once and kept, with the tuple itself (its id is
+# then never another's), at most ``KEPT_LISTS`` (emptied when full).
+KEPT_LISTS = 4096
+_KEPT_LISTS: dict[int, tuple[tuple[Any, ...], bytes]] = {}
+_LEAVES: set[type] = set()
+
+
 def _list(value: tuple[Any, ...]) -> bytes:
+    kept = _KEPT_LISTS.get(id(value))
+    if kept is not None and kept[0] is value:
+        return kept[1]
     parts: list[bytes] = []
-    encoders, small = _ENCODERS, _SMALL
+    encoders, small, leaves = _ENCODERS, _SMALL, _LEAVES
+    immutable = True
     for item in value:
-        encoder = encoders.get(type(item))
+        kind = type(item)
+        encoder = encoders.get(kind)
         encoded = encoder(item) if encoder is not None else _value(item)
+        if kind not in leaves:
+            immutable = False
         n = len(encoded)
         parts += (b"\x0a", small[n] if n < 128 else _varint(n), encoded)
     items = b"".join(parts)
     n = len(items)
-    return b"\x3a" + (small[n] if n < 128 else _varint(n)) + items
+    data = b"\x3a" + (small[n] if n < 128 else _varint(n)) + items
+    if immutable:
+        if len(_KEPT_LISTS) >= KEPT_LISTS:
+            _KEPT_LISTS.clear()
+        _KEPT_LISTS[id(value)] = (value, data)
+    return data
 
 
 def _record(value: Any) -> bytes:
@@ -181,6 +203,13 @@ def _serialized(value: pb.Value) -> bytes:
 
 
 def _encoder_for(cls: type, example: Any) -> Callable[[Any], bytes]:
+    encoder = _encoder_of(cls, example)
+    if encoder is not _list and encoder is not _record:
+        _LEAVES.add(cls)  # immutable, and always the same bytes
+    return encoder
+
+
+def _encoder_of(cls: type, example: Any) -> Callable[[Any], bytes]:
     if example is None:
         null = _serialized(pb.Value(null_value=True))
         return lambda _: null

@@ -90,3 +90,22 @@ def test_every_game_event_and_view_round_trips_and_reparses_to_the_same_bytes(na
             view = game.view(state, seat)
             data = record_bytes(view)
             assert pb.Record.FromString(data).SerializeToString(deterministic=True) == data
+
+
+def test_a_tuple_of_leaves_is_written_once_and_a_tuple_holding_records_every_time():
+    from tavola.protocol import records
+
+    hand = (Card.parse("QS"), Card.parse("2H"), 7, "x", None)
+    holding = (Sample(1, "a", (), None),)
+    records._KEPT_LISTS.clear()
+    first = record_bytes(Sample(1, "t", hand, None))
+    assert records._KEPT_LISTS[id(hand)] == (hand, records._list(hand))
+    assert record_bytes(Sample(1, "t", hand, None)) == first  # the kept bytes
+    assert record_bytes(Sample(1, "t", tuple(hand), None)) == first
+    record_bytes(Sample(2, "u", holding, None))
+    assert id(holding) not in records._KEPT_LISTS  # a record inside: not kept
+    for n in range(records.KEPT_LISTS + 10):  # bounded
+        records._list((n, n + 1))
+    assert len(records._KEPT_LISTS) <= records.KEPT_LISTS
+    records._KEPT_LISTS.clear()
+    assert record_bytes(Sample(1, "t", hand, None)) == first
