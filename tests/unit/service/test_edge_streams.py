@@ -1,7 +1,8 @@
 """The edge in front of a server stream, on a real gRPC server and client in process: a
 client that stops reading is dropped once a write has waited ``stream_write_timeout``
 (RESOURCE_EXHAUSTED, ``stream.slow_reader``) and the handler's generator is closed; a
-client that goes away leaves nothing behind."""
+client that goes away leaves nothing behind; bytes a handler serialized itself are sent as
+they are (the engine serializes an event once for every stream of its match)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,13 @@ class Streams(game_pb2_grpc.GameServiceServicer):
     async def StreamEvents(self, request, context) -> AsyncIterator[object]:  # type: ignore[no-untyped-def]
         try:
             for version in range(1, 100_000):
+                if request.match_id == "bytes":  # every other one serialized here
+                    event = events_pb2.EventEnvelope(match_id="bytes", version=version)
+                    response = game_pb2.StreamEventsResponse(event=event)
+                    yield response.SerializeToString() if version % 2 else response
+                    if version == 10:
+                        return
+                    continue
                 event = events_pb2.EventEnvelope(
                     match_id=request.match_id, version=version, event_id=BIG
                 )
@@ -106,3 +114,16 @@ async def test_a_client_that_goes_away_mid_stream_leaves_nothing_behind(served) 
                 break
     assert streams.closed == 1 and edge.open_streams == 0
     assert not edge._writes and not edge._slow
+
+
+async def test_bytes_a_handler_serialized_are_sent_as_they_are(served) -> None:
+    _, edge, address = served
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = game_pb2_grpc.GameServiceStub(channel).StreamEvents(
+            game_pb2.StreamEventsRequest(match_id="bytes", seat=-1),
+            metadata=(("authorization", f"Bearer {TOKEN}"),),
+        )
+        got = [response async for response in call]
+    assert [r.event.version for r in got] == list(range(1, 11))
+    assert all(r.event.match_id == "bytes" for r in got)
+    assert edge.open_streams == 0
