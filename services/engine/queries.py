@@ -39,7 +39,7 @@ from tavola.v1 import events_pb2, game_pb2, lobby_pb2
 
 if TYPE_CHECKING:
     from services.engine.app import Ports
-    from services.engine.cache import MatchCache
+    from services.engine.cache import Entry, MatchCache
 
 VIEW_FIELD = game_pb2.GetViewResponse.DESCRIPTOR.fields_by_name["view"].number
 _STREAM_FIELDS = game_pb2.StreamEventsResponse.DESCRIPTOR.fields_by_name
@@ -371,45 +371,43 @@ class QueryMixin:
         """The events after a version, redacted for ``viewer``: from the match's tail in
         memory when it reaches back that far (a watched match this engine writes), else
         read from the log."""
+        stored, _, table_id = await self._stored_after(match_id, after_version, limit)
+        return [to_envelope(s, viewer, table_id, locale) for s in stored]
+
+    async def _stored_after(
+        self, match_id: str, after_version: int, limit: int | None
+    ) -> tuple[list[StoredEvent], Entry | None, str]:
+        """The stored events after a version (at most ``limit``), the match's entry when
+        they came from its tail in memory (else ``None``: read from the log), and its
+        table id."""
         entry = self.cache.peek(match_id)
         stored = None
         if entry is not None and entry.fresh and self._ports.owns(match_id):
             stored = entry.events_after(after_version)
             if stored is not None and limit is not None:
                 stored = stored[:limit]
+        tail = entry if stored is not None else None
         if stored is None:
             stored = await self._ports.store.read_stream(stream_of(match_id), after_version, limit)
         if entry is not None:
             table_id = entry.state.created.table_id
         else:  # the same envelopes whichever engine serves them, and whenever
             table_id = (await self.load(match_id)).created.table_id if stored else ""
-        return [to_envelope(s, viewer, table_id, locale) for s in stored]
+        return stored, tail, table_id
 
     async def stream_items(
         self, match_id: str, viewer: int, after_version: int, limit: int, locale: str = ""
     ) -> list[StreamItem]:
         """``events_after`` as a stream sends them: each event's serialized
         ``StreamEventsResponse`` for ``viewer``. From the match's tail, each event is
-        serialized once for every viewer (spectator and seats) and kept while the tail holds
-        it, so each of the match's streams sends the same bytes."""
-        entry = self.cache.peek(match_id)
-        stored = None
-        if entry is not None and entry.fresh and self._ports.owns(match_id):
-            stored = entry.events_after(after_version)
-            if stored is not None:
-                stored = stored[:limit]
-        wire = entry.wire if entry is not None and stored is not None else None
-        if stored is None:
-            stored = await self._ports.store.read_stream(stream_of(match_id), after_version, limit)
-        if entry is not None:
-            table_id = entry.state.created.table_id
-        else:  # the same envelopes whichever engine serves them, and whenever
-            table_id = (await self.load(match_id)).created.table_id if stored else ""
+        serialized once for every viewer (spectator and seats) and kept for the last
+        ``WIRE_EVENTS`` versions, so each of the match's streams sends the same bytes."""
+        stored, tail, table_id = await self._stored_after(match_id, after_version, limit)
         viewers = range(viewer, viewer + 1)
-        if wire is not None and entry is not None and SPECTATOR <= viewer < entry.state.players:
-            viewers = range(SPECTATOR, entry.state.players)  # for every stream of the match
-        else:
-            wire = None
+        wire = None
+        if tail is not None and SPECTATOR <= viewer < tail.state.players:
+            viewers = range(SPECTATOR, tail.state.players)  # for every stream of the match
+            wire = tail.wire
         items = []
         for event in stored:
             made = wire.get(event.version) if wire is not None else None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import grpc
 import pytest
@@ -66,6 +67,14 @@ async def served() -> AsyncIterator[tuple[Streams, EdgeInterceptor, str]]:
     await server.stop(0)
 
 
+def _open(channel: grpc.aio.Channel, match_id: str) -> Any:
+    """A spectator's stream of ``match_id``, as the reader."""
+    return game_pb2_grpc.GameServiceStub(channel).StreamEvents(
+        game_pb2.StreamEventsRequest(match_id=match_id, seat=-1),
+        metadata=(("authorization", f"Bearer {TOKEN}"),),
+    )
+
+
 def _reason(error: grpc.aio.AioRpcError) -> str:
     for key, value in error.trailing_metadata() or ():
         if key == "grpc-status-details-bin":
@@ -79,10 +88,7 @@ def _reason(error: grpc.aio.AioRpcError) -> str:
 async def test_a_client_that_stops_reading_is_dropped_and_its_stream_closed(served) -> None:
     streams, edge, address = served
     async with grpc.aio.insecure_channel(address) as channel:
-        call = game_pb2_grpc.GameServiceStub(channel).StreamEvents(
-            game_pb2.StreamEventsRequest(match_id="m1", seat=-1),
-            metadata=(("authorization", f"Bearer {TOKEN}"),),
-        )
+        call = _open(channel, "m1")
         first = await call.read()  # the stream is open and sending
         assert first.event.version == 1
         for _ in range(100):  # then the client reads nothing while the server writes
@@ -101,10 +107,7 @@ async def test_a_client_that_stops_reading_is_dropped_and_its_stream_closed(serv
 async def test_a_client_that_goes_away_mid_stream_leaves_nothing_behind(served) -> None:
     streams, edge, address = served
     async with grpc.aio.insecure_channel(address) as channel:
-        call = game_pb2_grpc.GameServiceStub(channel).StreamEvents(
-            game_pb2.StreamEventsRequest(match_id="m1", seat=-1),
-            metadata=(("authorization", f"Bearer {TOKEN}"),),
-        )
+        call = _open(channel, "m1")
         for _ in range(3):
             await call.read()
         call.cancel()
@@ -119,10 +122,7 @@ async def test_a_client_that_goes_away_mid_stream_leaves_nothing_behind(served) 
 async def test_bytes_a_handler_serialized_are_sent_as_they_are(served) -> None:
     _, edge, address = served
     async with grpc.aio.insecure_channel(address) as channel:
-        call = game_pb2_grpc.GameServiceStub(channel).StreamEvents(
-            game_pb2.StreamEventsRequest(match_id="bytes", seat=-1),
-            metadata=(("authorization", f"Bearer {TOKEN}"),),
-        )
+        call = _open(channel, "bytes")
         got = [response async for response in call]
     assert [r.event.version for r in got] == list(range(1, 11))
     assert all(r.event.match_id == "bytes" for r in got)
