@@ -45,6 +45,10 @@ interface LogLine {
   automatic: string | null; // the reason of an automatic move (a timer ran out)
 }
 
+// a load refused for one of these is tried again (at most REFRESH_RETRIES times, about 30 s)
+const PASSING = new Set<Code>([Code.Unavailable, Code.Unknown, Code.ResourceExhausted, Code.DeadlineExceeded]);
+const REFRESH_RETRIES = 8;
+
 const SECRET_CHOICES = /^(healthy|wedding|poverty|throw|solo [A-Z])$/;
 
 export function TableScreen(props: { matchId: string }): JSX.Element {
@@ -64,6 +68,10 @@ export function TableScreen(props: { matchId: string }): JSX.Element {
   const stateRef = useRef<TableState | null>(null);
   const refreshing = useRef<Promise<void> | null>(null);
   const again = useRef(false);
+  const failures = useRef(0); // loads failed in a row for a passing reason
+  const retrying = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const closed = useRef(false);
+  const refreshRef = useRef<() => void>(() => undefined);
 
   const infoRef = useRef<MatchInfo | null>(null);
   infoRef.current = info;
@@ -86,30 +94,55 @@ export function TableScreen(props: { matchId: string }): JSX.Element {
     }
   }, [matchId, me, creds?.seatToken]);
 
-  /** One GetView at a time; calls meanwhile ask for one more after it. */
+  /** One GetView at a time; calls meanwhile ask for one more after it. A load that fails
+   * for a passing reason (the gateway or the engine busy or away) is tried again with
+   * back-off, a bounded number of times: after a stream that ended at the match's end
+   * nothing else would ask, and the table would stay at the move before. */
   const refresh = useCallback((): void => {
     if (refreshing.current) {
       again.current = true;
       return;
     }
+    if (retrying.current !== null) {
+      clearTimeout(retrying.current);
+      retrying.current = null;
+    }
     refreshing.current = (async () => {
+      let retryIn = 0;
       try {
         do {
           again.current = false;
           await loadView();
         } while (again.current);
+        if (failures.current > 0) setOnline(true);
+        failures.current = 0;
       } catch (e) {
         const r = refusal(e);
-        if (r.code !== Code.Unavailable && r.code !== Code.Unknown) setError(r.message);
+        if (PASSING.has(r.code) && failures.current < REFRESH_RETRIES) {
+          retryIn = Math.max(Math.min(500 * 2 ** failures.current, 5000), r.retryAfterMs ?? 0);
+          failures.current++;
+          setOnline(false);
+        } else {
+          failures.current = 0;
+          setError(PASSING.has(r.code) ? t("table.reconnecting") : r.message);
+        }
       } finally {
         refreshing.current = null;
+        if (retryIn > 0 && !closed.current) {
+          retrying.current = setTimeout(() => {
+            retrying.current = null;
+            refreshRef.current();
+          }, retryIn);
+        }
       }
     })();
   }, [loadView]);
+  refreshRef.current = refresh;
 
   // the match's facts, the game's options, then the view and the stream
   useEffect(() => {
     let stopped = false;
+    closed.current = false;
     const controller = new AbortController();
     (async () => {
       try {
@@ -177,11 +210,16 @@ export function TableScreen(props: { matchId: string }): JSX.Element {
       }
     })();
     const wake = (): void => {
-      if (!stopped) refresh();
+      if (stopped) return;
+      failures.current = 0; // the network is back: a fresh budget of retries
+      refresh();
     };
     globalThis.addEventListener("online", wake);
     return () => {
       stopped = true;
+      closed.current = true;
+      if (retrying.current !== null) clearTimeout(retrying.current);
+      retrying.current = null;
       controller.abort();
       globalThis.removeEventListener("online", wake);
     };

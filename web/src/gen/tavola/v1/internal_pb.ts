@@ -403,12 +403,12 @@ export const SeatEventsResponseSchema: GenMessage<SeatEventsResponse> = /*@__PUR
   messageDesc(file_tavola_v1_internal, 9);
 
 /**
- * What the engine pushes to the bot service after each append to a match, for each seat
- * the platform's bots play (subject <ns>.bots.seat.<match_id>.<seat>, which only the bot
- * service's NATS user may read): the events appended as that seat sees them and, when the
- * seat is to act, its view — what a decision needs, without a request. Pushes are not
- * guaranteed: a bot that finds a gap in the versions, or no view, asks (GetSeatEvents,
- * GetView).
+ * What the engine pushes to the bot service when a seat the platform's bots play is to act
+ * (subject <ns>.bots.seat.<match_id>.<seat>, which only the bot service's NATS user may
+ * read): the events appended since the seat's last push, as that seat sees them, and its
+ * view — what a decision needs, without a request. Pushes are not guaranteed: a bot that
+ * finds a gap in the versions (the engine that pushes may not have seen them all), or no
+ * view, asks (GetSeatEvents, GetView).
  *
  * @generated from message tavola.v1.SeatPush
  */
@@ -428,14 +428,14 @@ export type SeatPush = Message<"tavola.v1.SeatPush"> & {
   seat: number;
 
   /**
-   * The events of one append, redacted for the seat, in order.
+   * The events since the seat's last push (at most 256), redacted for the seat, in order.
    *
    * @generated from field: repeated tavola.v1.EventEnvelope events = 3;
    */
   events: EventEnvelope[];
 
   /**
-   * The seat's view after them, when the seat is to act then: GetView's answer less
+   * The seat's view after them, at the version it is to act at: GetView's answer less
    * what the bots do not read (legal actions carry codes without labels; no blocked,
    * standings, deadlines or away seats). A bot that asks GetView gets those too.
    *
