@@ -3,16 +3,16 @@
 A bot seat's knowledge is exactly what a client of that seat receives: its view and the
 events of its seat's stream, redacted like a client's. The engine pushes both when the seat
 is to act (``SeatPush``: the events since its last turn, on a subject only this service may
-read); a decision then costs one request, the move itself. When a push is missing — a gap
-in the versions, no view for the version to act at — the bot asks as any client would
-(``GetView``, ``GetSeatEvents``). The committed events on JetStream (at least once, in a
-queue group) say when a bot seat is to act; the service keeps a bounded memory per match
-(``MATCHES``), any of it can be thrown away and fetched again.
+read), then tells the turn (``BotTurn``); a decision then costs one request, the move
+itself. When a push is missing — a gap in the versions, no view for the version to act at
+— the bot asks as any client would (``GetView``, ``GetSeatEvents``). A turn that did not
+lead to a move is told again by the engine (``services/engine/bot_turns.py``); each (match,
+seat, version) is decided once. The service keeps a bounded memory per match
+(``MATCHES``): any of it can be thrown away and fetched again.
 """
 
 from __future__ import annotations
 
-import asyncio
 import random
 import time
 from collections import OrderedDict
@@ -81,9 +81,8 @@ class BotPlayer:
         self._capacity = capacity
         self._matches: OrderedDict[str, MatchInfo] = OrderedDict()
         self._pushed: OrderedDict[str, Pushed] = OrderedDict()
-        # each (match, seat, version) is decided once, whichever says first that it is due:
-        # the engine's BotTurn or the committed event on JetStream
-        self._deciding: dict[tuple[str, int, int], asyncio.Future[None]] = {}
+        # each (match, seat, version) is decided once, however often its turn is told
+        self._deciding: set[tuple[str, int, int]] = set()
         self._decided: OrderedDict[tuple[str, int, int], None] = OrderedDict()
 
     # ----- what the engine pushes ---------------------------------------------------------
@@ -99,26 +98,6 @@ class BotPlayer:
             del events[: len(events) - PUSHED_EVENTS]
         if push.HasField("view"):
             pushed.views[push.seat] = push.view
-
-    # ----- what the bus says -------------------------------------------------------------
-    async def on_event(self, envelope: events_pb2.EventEnvelope) -> None:
-        if envelope.type == "match.SeedRevealed":
-            self._forget(envelope.match_id)
-            return
-        if envelope.type in ("match.SeatLeft", "match.SeatReclaimed"):  # who plays changed
-            self._matches.pop(envelope.match_id, None)
-        if not envelope.last_in_batch or not envelope.to_act:
-            return
-        info = await self._info(envelope.match_id)
-        if info is None:
-            return
-        for seat in envelope.to_act:
-            if seat in info.levels:
-                await self._play(envelope.match_id, info, seat, envelope.version)
-
-    def _forget(self, match_id: str) -> None:
-        self._matches.pop(match_id, None)
-        self._pushed.pop(match_id, None)
 
     async def _info(self, match_id: str) -> MatchInfo | None:
         if match_id not in self._matches:
@@ -218,33 +197,30 @@ class BotPlayer:
     # ----- what the engine says is due ------------------------------------------------
     async def on_turn(self, turn: internal_pb2.BotTurn) -> None:
         """A bot seat is to act (this instance was picked): decide at once. Nothing is
-        lost if this fails: the committed event on JetStream asks again."""
+        lost if this fails: the engine tells the turn again while the table waits."""
         info = await self._info(turn.match_id)
+        if info is not None and turn.seat not in info.levels:
+            # who plays the seat changed since the match was first seen here (a bot took a
+            # departed player's seat): what the match says now
+            self._matches.pop(turn.match_id, None)
+            info = await self._info(turn.match_id)
         if info is not None and turn.seat in info.levels:
-            await self._play(turn.match_id, info, turn.seat, turn.version, told=True)
+            await self._play(turn.match_id, info, turn.seat, turn.version)
 
     # ----- deciding ----------------------------------------------------------------------
-    async def _play(
-        self, match_id: str, info: MatchInfo, seat: int, version: int, told: bool = False
-    ) -> None:
-        """Decide for the seat at ``version`` once: a second request while one runs waits
-        for it (``told``: a BotTurn, does not wait) and decides only if that one failed."""
+    async def _play(self, match_id: str, info: MatchInfo, seat: int, version: int) -> None:
+        """Decide for the seat at ``version`` once: a turn told again while the decision
+        runs (or after it landed) changes nothing; after one that failed, it decides."""
         key = (match_id, seat, version)
-        running = self._deciding.get(key)
-        if running is not None:
-            if told:
-                return
-            await asyncio.shield(running)
-        if key in self._decided:
+        if key in self._deciding or key in self._decided:
             return
-        done = self._deciding[key] = asyncio.get_running_loop().create_future()
+        self._deciding.add(key)
         try:
             await self._decide(match_id, info, seat, version)
             self._decided[key] = None
             _trim(self._decided, DECIDED)
         finally:
-            del self._deciding[key]
-            done.set_result(None)
+            self._deciding.discard(key)
 
     async def _decide(self, match_id: str, info: MatchInfo, seat: int, version: int) -> None:
         level = info.levels[seat]

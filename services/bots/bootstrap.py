@@ -1,4 +1,12 @@
-"""Composition root of the bot service."""
+"""Composition root of the bot service.
+
+It hears of nothing but its seats: the engine pushes a bot seat its events and view and
+tells it its turn (``<ns>.bots.seat.>`` to every instance, ``<ns>.bots.act.>`` to one of
+them, a queue group). No match's events reach it otherwise: a turn that does not lead to
+a move is told again by the engine (``services/engine/bot_turns.py``), and an instance
+that (re)connects says hello (``<ns>.bots.hello``) so that every engine tells it the
+turns that wait at once.
+"""
 
 from __future__ import annotations
 
@@ -14,22 +22,24 @@ from nats.aio.msg import Msg
 from services.bots import metrics
 from services.bots.app import BotPlayer, BotPorts
 from tavola.bus import rpc, subjects
-from tavola.bus.consumer import report_lag, subscribe_events
 from tavola.bus.partitions import partition_of
 from tavola.service import runtime
 from tavola.service.config import ServiceConfig
-from tavola.v1 import events_pb2, game_pb2, internal_pb2
+from tavola.v1 import game_pb2, internal_pb2
 
 log = structlog.get_logger(__name__)
 
 
 async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
     async with contextlib.AsyncExitStack() as stack:
-        nc = await runtime.connect_nats(config.nats_url, "bots")
-        stack.push_async_callback(nc.drain)
-        js = nc.jetstream()
         names = subjects.Subjects(config.namespace)
-        await runtime.await_event_stream(js, names)
+        hello = asyncio.Event()  # set: say hello (at start, and after each reconnect)
+
+        async def reconnected() -> None:
+            hello.set()
+
+        nc = await runtime.connect_nats(config.nats_url, "bots", reconnected=reconnected)
+        stack.push_async_callback(nc.drain)
 
         def engine(method: str, response: type[Any]) -> Any:
             async def call(request: Any) -> Any:
@@ -62,11 +72,6 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
             )
         )
 
-        async def handle(envelope: events_pb2.EventEnvelope, _msg: Msg) -> None:
-            with structlog.contextvars.bound_contextvars(match_id=envelope.match_id):
-                await player.on_event(envelope)
-            metrics.EVENTS_OK.inc()
-
         async def on_push(msg: Msg) -> None:
             try:
                 player.on_push(internal_pb2.SeatPush.FromString(msg.data))
@@ -83,8 +88,12 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
                 await player.on_turn(told)
             except DecodeError:
                 log.error("bots.turn_undecodable")
-            except Exception as error:  # the committed event on JetStream asks again
+                metrics.TURNS_FAILED.inc()
+            except Exception as error:  # the engine tells the turn again
                 log.warning("bots.turn_failed", error=type(error).__name__)
+                metrics.TURNS_FAILED.inc()
+            else:
+                metrics.TURNS_OK.inc()
 
         async def on_turn(msg: Msg) -> None:
             task = asyncio.create_task(turn(msg.data))  # one subscription: never wait here
@@ -95,13 +104,9 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
         # of them (a queue group) is told a seat's turn and decides it at once
         await nc.subscribe(names.bot_seats_all, cb=on_push)
         await nc.subscribe(names.bot_turns_all, queue=subjects.BOTS_GROUP, cb=on_turn)
-        await subscribe_events(
-            js,
-            names.match_events_all,
-            subjects.BOTS_GROUP,
-            handle,
-            ordered_by=lambda envelope: envelope.match_id,  # matches concurrently
-        )
+        greeter = asyncio.create_task(_greet(nc, names, hello, stop))
+        stack.push_async_callback(_cancel, greeter)
+        hello.set()
         server, port, watch = await runtime.start_health_server(
             os.environ.get("TAVOLA_HEALTH_ADDRESS", "127.0.0.1:0"),
             {"bus": runtime.nats_check(nc)},
@@ -109,11 +114,30 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
         stack.push_async_callback(server.stop, 1.0)
         stack.push_async_callback(watch.stop)
         metrics_port = runtime.start_metrics(config.metrics_port)
-        lag = asyncio.create_task(report_lag(js, names.events_stream, subjects.BOTS_GROUP, stop))
-        stack.push_async_callback(_cancel, lag)
         log.info("bots.ready", health_port=port, metrics_port=metrics_port)
         await stop.wait()
         log.info("bots.stopping")
+
+
+async def _greet(
+    nc: Any, names: subjects.Subjects, hello: asyncio.Event, stop: asyncio.Event
+) -> None:
+    """Say hello whenever ``hello`` is set (the subscriptions are in place by then): every
+    engine tells this instance the turns that wait for a bot. A hello the bus did not take
+    is said again a second later, a few times (the next reconnect says it anyway)."""
+    while not stop.is_set():
+        await hello.wait()
+        hello.clear()
+        for attempt in range(5):
+            try:
+                await nc.publish(names.bots_hello, b"")
+                await nc.flush(timeout=2)
+            except Exception as error:
+                log.warning("bots.hello_failed", error=type(error).__name__, attempt=attempt)
+                await asyncio.sleep(1.0)
+            else:
+                log.info("bots.hello")
+                break
 
 
 async def _cancel(task: asyncio.Task[None]) -> None:

@@ -3,7 +3,9 @@
 from prometheus_client import Counter
 
 DECISIONS = Counter("tavola_bots_decisions_total", "Bot decisions submitted", ["level", "outcome"])
-EVENTS = Counter("tavola_bots_events_total", "Events consumed", ["outcome"])
+TURNS = Counter(
+    "tavola_bots_turns_total", "Turns the engine told this instance, by outcome", ["outcome"]
+)
 KNOWLEDGE = Counter(
     "tavola_bots_knowledge_total",
     "Decisions by where the seat's view and history came from (pushed by the engine, or asked)",
@@ -11,7 +13,8 @@ KNOWLEDGE = Counter(
 )
 
 # Children looked up once (``labels`` costs a lock and a dict walk on every call).
-EVENTS_OK = EVENTS.labels(outcome="ok")
+TURNS_OK = TURNS.labels(outcome="ok")
+TURNS_FAILED = TURNS.labels(outcome="failed")  # told again by the engine
 PUSHED = KNOWLEDGE.labels(source="pushed")
 ASKED = KNOWLEDGE.labels(source="asked")
 _DECISIONS: dict[tuple[str, str], Counter] = {}

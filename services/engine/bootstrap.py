@@ -20,6 +20,7 @@ from nats.aio.msg import Msg
 
 from services.engine import bus_api, grpc_api
 from services.engine.app import Appended, Engine, Ports
+from services.engine.bot_turns import BotTurns, BotTurnWatch
 from services.engine.config import EngineConfig
 from services.engine.policies import POLICIES
 from services.engine.presence import PresenceSettings
@@ -52,10 +53,12 @@ class EngineApp:
     leases: Leases
     server: grpc.aio.Server
     port: int
+    bot_turns: BotTurnWatch
 
 
 class PostgresTimerIndex:
-    """Unfinished matches that recorded deadlines (partial indexes of migration 0004)."""
+    """Unfinished matches that recorded deadlines (partial indexes of migration 0004), and
+    every unfinished match (migration 0009)."""
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
@@ -65,6 +68,14 @@ class PostgresTimerIndex:
             "SELECT DISTINCT d.stream_id FROM events d"
             " WHERE d.type IN ('match.DeadlineSet', 'match.PauseStarted')"
             " AND NOT EXISTS (SELECT 1 FROM events e WHERE e.stream_id = d.stream_id"
+            " AND e.type = 'match.MatchEnded')"
+        )
+        return [row["stream_id"] for row in rows]
+
+    async def running_matches(self) -> list[str]:
+        rows = await self._pool.fetch(
+            "SELECT c.stream_id FROM events c WHERE c.type = 'match.MatchCreated'"
+            " AND NOT EXISTS (SELECT 1 FROM events e WHERE e.stream_id = c.stream_id"
             " AND e.type = 'match.MatchEnded')"
         )
         return [row["stream_id"] for row in rows]
@@ -132,6 +143,7 @@ async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
         await runtime.ensure_event_stream(js, names)
         store = PostgresEventStore(pool, clock=lambda: datetime.now(UTC))  # group commit
         partitions = Partitions()
+        timer_index = PostgresTimerIndex(pool)
         engine = Engine(
             Ports(
                 store=store,
@@ -139,7 +151,7 @@ async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
                 new_id=random_ids(),
                 salt=secrets.token_bytes,
                 now_ms=now_ms,
-                timer_index=PostgresTimerIndex(pool),
+                timer_index=timer_index,
                 presence=PresenceSettings.from_env(),
                 owns=partitions.owns,
                 cache_matches=config.cache_matches,
@@ -147,8 +159,13 @@ async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
         )
         relay = Relay(pool, store, nc, names)
         router = Router(engine, nc, names, partitions)
-        engine.listeners += [_poke(relay), _bot_push(engine, nc, names)]
-        leases = _leases(url, names, partitions, engine, router)
+        turns = BotTurns()
+        push = _bot_push(nc, names, turns)
+        bot_turns = BotTurnWatch(turns, engine.load, push.resend, partitions.owns)
+        engine.listeners += [_poke(relay), push]
+        leases = _leases(url, names, partitions, engine, router, bot_turns, timer_index)
+        await _hear_bot_services(nc, names, bot_turns)
+        await runtime.remove_legacy_consumer(js, names)
         await leases.balance()  # this engine's share of the tables before the first call
         await bus_api.serve(nc, engine, names, router)
         edge, authenticator = _edge(store)
@@ -175,7 +192,8 @@ async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
         await server.start()
         stack.push_async_callback(server.stop, 2.0)
         stack.push_async_callback(leases.release_all)
-        yield EngineApp(config, pool, nc, engine, relay, leases, server, port)
+        stack.push_async_callback(bot_turns.stop)
+        yield EngineApp(config, pool, nc, engine, relay, leases, server, port, bot_turns)
 
 
 def _poke(relay: Relay) -> Callable[[Appended], Awaitable[None]]:
@@ -185,21 +203,37 @@ def _poke(relay: Relay) -> Callable[[Appended], Awaitable[None]]:
     return poke
 
 
-def _bot_push(engine: Engine, nc: NATS, names: subjects.Subjects) -> BotPush:
+def _bot_push(nc: NATS, names: subjects.Subjects, turns: BotTurns) -> BotPush:
     async def publish(subject: str, data: bytes) -> None:
         await nc.publish(subject, data)
 
-    def view_of(appended: Appended, seat: int) -> bytes:
-        return bot_view_bytes(appended.state, seat)
+    return BotPush(publish, names, bot_view_bytes, turns=turns)
 
-    return BotPush(publish, names, view_of)
+
+async def _hear_bot_services(nc: NATS, names: subjects.Subjects, bot_turns: BotTurnWatch) -> None:
+    """A bot service instance that (re)connects says hello: every turn that waits here is
+    told again (some may have been told while no instance listened)."""
+
+    async def on_hello(_msg: Msg) -> None:
+        waiting = bot_turns.turns.hello()
+        if waiting:
+            log.info("bots.hello", waiting=waiting)
+
+    await nc.subscribe(names.bots_hello, cb=on_hello)
 
 
 def _leases(
-    url: str, names: subjects.Subjects, partitions: Partitions, engine: Engine, router: Router
+    url: str,
+    names: subjects.Subjects,
+    partitions: Partitions,
+    engine: Engine,
+    router: Router,
+    bot_turns: BotTurnWatch,
+    index: PostgresTimerIndex,
 ) -> Leases:
-    """The partitions' leases: on gaining some, serve them and pick up their timers; on
-    losing some, stop serving them and catch their matches up before trusting memory."""
+    """The partitions' leases: on gaining some, serve them and pick up their timers and
+    the bot turns their tables wait for; on losing some, stop serving them and catch their
+    matches up before trusting memory."""
 
     async def connect(application: str) -> asyncpg.Connection:
         return await asyncpg.connect(url, server_settings={"application_name": application})
@@ -210,9 +244,11 @@ def _leases(
             await engine.recover_timers()
         except Exception:  # logged; the periodic rescan tries again
             log.exception("timers.recover_failed")
+        bot_turns.recover(index.running_matches)  # in the background
 
     async def lost(released: frozenset[int]) -> None:
         engine.cache.stale(lambda match_id: partition_of(match_id) in released)
+        bot_turns.turns.forget(lambda match_id: partition_of(match_id) not in released)
         await router.unserve(released)
 
     return Leases(connect, names.namespace, partitions, gained=gained, lost=lost)
@@ -224,7 +260,7 @@ async def run(config: EngineConfig, stop: asyncio.Event) -> None:
         host = config.grpc_address.rsplit(":", 1)[0]
         log.info("engine.ready", grpc=f"{host}:{app.port}", metrics_port=metrics_port)
         relay_task = asyncio.create_task(app.relay.run(stop))
-        timer_task = asyncio.create_task(_timers(app.engine, stop))
+        timer_task = asyncio.create_task(_timers(app.engine, stop, app.bot_turns))
         lease_task = asyncio.create_task(app.leases.run(stop))
         stopping = asyncio.create_task(stop.wait())
         await asyncio.wait(
@@ -238,15 +274,25 @@ async def run(config: EngineConfig, stop: asyncio.Event) -> None:
 
 
 async def _timers(
-    engine: Engine, stop: asyncio.Event, tick: float = 0.2, rescan: float = 10.0
+    engine: Engine,
+    stop: asyncio.Event,
+    bot_turns: BotTurnWatch | None = None,
+    tick: float = 0.2,
+    rescan: float = 10.0,
 ) -> None:
-    """Fire due timers; every ``rescan`` seconds pick up deadlines other engines recorded
-    (any engine may fire a timer: its command id makes sure only one move is appended)."""
+    """Fire due timers and tell again the bot turns that wait; every ``rescan`` seconds
+    pick up deadlines other engines recorded (any engine may fire a timer: its command id
+    makes sure only one move is appended)."""
     loop = asyncio.get_running_loop()
     next_scan = loop.time() + rescan
     next_sweep = loop.time() + 1.0
     while not stop.is_set():
         await engine.fire_due()
+        if bot_turns is not None:
+            try:
+                await bot_turns.sweep()
+            except Exception:  # logged; the next tick tries again
+                log.exception("bots.sweep_failed")
         if loop.time() >= next_sweep:
             try:
                 await engine.sweep_presence()

@@ -156,7 +156,7 @@ def test_every_service_exposes_prometheus_metrics(client, platform):
         "engine": "tavola_engine_commands_total",
         "lobby": "tavola_lobby_tables",
         "scoring": "tavola_consumer_pending_events",
-        "bots": "tavola_bots_events",
+        "bots": "tavola_bots_turns",
     }
     for name, metric in expected.items():
         port = platform.metrics_ports[name]

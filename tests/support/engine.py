@@ -8,13 +8,13 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from services.bots.app import BotPorts
+from services.bots.app import BotPlayer, BotPorts
 from services.engine.app import Engine, Ports
 from services.engine.callers import Service
 from tavola.accounts.model import KIND_SCOPES, Kind, Principal
 from tavola.bots.interface import Budget
 from tavola.eventlog.memory import InMemoryEventStore
-from tavola.v1 import game_pb2, internal_pb2
+from tavola.v1 import events_pb2, game_pb2, internal_pb2
 
 
 class FixedClock:
@@ -45,6 +45,11 @@ class MemoryTimerIndex:
         ended = {e.stream_id for e in events if e.type == "match.MatchEnded"}
         timed = ("match.DeadlineSet", "match.PauseStarted")
         return sorted({e.stream_id for e in events if e.type in timed} - ended)
+
+    async def running_matches(self) -> list[str]:
+        events = await self._store.read_all(limit=1_000_000)
+        ended = {e.stream_id for e in events if e.type == "match.MatchEnded"}
+        return sorted({e.stream_id for e in events if e.type == "match.MatchCreated"} - ended)
 
 
 class FakeSeeds:
@@ -218,3 +223,16 @@ def bot_ports(fx: EngineFixture, samples: int) -> BotPorts:
         return await engine.submit(request, Service.BOTS)
 
     return BotPorts(engine.get_match, get_view, seat_events, submit, Budget(samples=samples))
+
+
+async def tell_turns(bots: BotPlayer, envelope: events_pb2.EventEnvelope) -> None:
+    """What the engine tells the bot service as a stored event is read in order: at the end
+    of each batch, the turn of every seat it leaves to act (the player ignores those its
+    bots do not play)."""
+    if envelope.last_in_batch:
+        for seat in envelope.to_act:
+            await bots.on_turn(
+                internal_pb2.BotTurn(
+                    match_id=envelope.match_id, seat=seat, version=envelope.version
+                )
+            )

@@ -12,7 +12,9 @@ user allowed to publish there; each service reads replies on its own inbox prefi
 (``_INBOX_<service>``), which no other user may subscribe to. Engines forward public calls
 to a partition's writer on ``<ns>.rpc.engine.shard.p<N>.<Method>`` (only the engine's user
 may publish there). A bot seat's events, redacted for it, are pushed on
-``<ns>.bots.seat.<match>.<seat>`` (only the bot service's user may read them).
+``<ns>.bots.seat.<match>.<seat>`` (only the bot service's user may read them), its turn
+on ``<ns>.bots.act.<match>.<seat>``; a bot service instance that (re)connects says so on
+``<ns>.bots.hello``, and every engine tells it again the turns that wait.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ DUPLICATE_WINDOW_SECONDS = 600.0
 ENGINE_QUEUE = "engine"
 LOBBY_QUEUE = "lobby"
 SCORING_QUEUE = "scoring"
-BOTS_GROUP = "bots"  # durable consumer and queue group of the bot service
+BOTS_GROUP = "bots"  # queue group of the bot service (its turns)
+LEGACY_BOTS_CONSUMER = "bots"  # the bot service's durable consumer until 2026-12 (removed)
 SCORING_GROUP = "scoring-ended"  # durable consumer and queue group of the scoring service
 LOBBY_GROUP = "lobby-ended"  # durable consumer and queue group of the lobby (tables end)
 LOBBY_CORRECTIONS_GROUP = "lobby-corrections"  # the lobby's, for league results corrected
@@ -104,6 +107,11 @@ class Subjects:
     @property
     def bot_turns_all(self) -> str:
         return f"{self.namespace}.bots.act.>"
+
+    @property
+    def bots_hello(self) -> str:
+        """A bot service instance (re)connected: engines tell it every turn that waits."""
+        return f"{self.namespace}.bots.hello"
 
     @property
     def lobby_rpc(self) -> str:

@@ -55,6 +55,7 @@ PERMISSIONS: dict[str, Permissions] = {
         subscribe=(
             "*.rpc.engine.>",  # calls from the lobby and the bot service
             "*.events.>",  # wakes its streams; drops changed accounts from its cache
+            "*.bots.hello",  # a bot service (re)connected: tell it the turns that wait
             "_INBOX_engine.>",
         ),
         responses=True,
@@ -70,8 +71,10 @@ PERMISSIONS: dict[str, Permissions] = {
         responses=True,
     ),
     "bots": Permissions(
-        publish=("*.rpc.engine.bots.>", *_CONSUMER_API),  # acts only for the bot seats
-        subscribe=("*.bots.>", "_INBOX_bots.>"),  # its seats' pushed events; replies
+        # acts only for the bot seats; says when it (re)connects. No JetStream: it hears
+        # of nothing but its seats' turns (no match's events pass through it)
+        publish=("*.rpc.engine.bots.>", "*.bots.hello"),
+        subscribe=("*.bots.>", "_INBOX_bots.>"),  # its seats' pushes and turns; replies
         responses=False,
     ),
     "admin": Permissions(publish=(">",), subscribe=(">",), responses=True),

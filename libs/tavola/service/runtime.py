@@ -18,7 +18,7 @@ from grpc_reflection.v1alpha import reflection
 from nats.aio.client import Client as NATS
 from nats.js import JetStreamContext
 from nats.js.api import DiscardPolicy, StorageType, StreamConfig
-from nats.js.errors import BadRequestError
+from nats.js.errors import BadRequestError, NotFoundError
 from prometheus_client import Gauge, start_http_server
 
 from tavola.bus import subjects
@@ -32,15 +32,21 @@ log = structlog.get_logger(__name__)
 T = TypeVar("T")
 
 
-async def connect_nats(url: str, name: str) -> NATS:
+async def connect_nats(
+    url: str, name: str, reconnected: Callable[[], Awaitable[None]] | None = None
+) -> NATS:
     """Connect as the service ``name``: the URL carries its NATS user (``nats://user:pass@``)
     when the bus requires authentication, and replies come to its own inbox prefix, which
     only its user may read (docs/security.md). Several servers (a cluster) are given as
-    comma-separated URLs, each with the user."""
+    comma-separated URLs, each with the user. ``reconnected``: called after the client
+    reconnects (its subscriptions are back)."""
 
     async def on_error(error: Exception) -> None:
         log.warning("nats.error", error=type(error).__name__)
 
+    extra: dict[str, Any] = {}
+    if reconnected is not None:
+        extra["reconnected_cb"] = reconnected
     connection = Connection()
     await connection.connect(
         [part.strip() for part in url.split(",") if part.strip()],
@@ -49,6 +55,7 @@ async def connect_nats(url: str, name: str) -> NATS:
         reconnect_time_wait=0.5,  # type: ignore[arg-type]  # seconds, a float is fine
         error_cb=on_error,
         inbox_prefix=subjects.inbox_prefix(name),
+        **extra,
     )
     return connection
 
@@ -78,6 +85,20 @@ async def ensure_event_stream(
         if error.err_code != _STREAM_NAME_IN_USE:
             raise
         await js.update_stream(config)
+
+
+async def remove_legacy_consumer(js: JetStreamContext, names: subjects.Subjects) -> None:
+    """Delete the bot service's durable consumer of every match event, if an installation
+    still has it: bots now hear only of their own turns (``services/engine/bot_turns.py``),
+    and a consumer nobody reads only makes the server keep count of what it misses."""
+    try:
+        await js.delete_consumer(names.events_stream, subjects.LEGACY_BOTS_CONSUMER)
+    except NotFoundError:
+        return
+    except Exception as error:  # not worth failing a start for: tried again at the next
+        log.warning("bus.legacy_consumer_kept", error=type(error).__name__)
+        return
+    log.info("bus.legacy_consumer_removed", consumer=subjects.LEGACY_BOTS_CONSUMER)
 
 
 async def await_event_stream(

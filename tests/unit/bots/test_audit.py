@@ -15,7 +15,7 @@ import pytest
 
 from services.bots import app as bot_service
 from services.bots.app import BotPlayer
-from support.engine import account, bot_ports, engine_fixture, player, token
+from support.engine import account, bot_ports, engine_fixture, player, tell_turns, token
 from tavola.bots import audit as audit_module
 from tavola.bots import policy_version
 from tavola.bots.audit import audit
@@ -60,7 +60,7 @@ async def bot_match(game: str, options: dict[str, str], players: int = 4) -> lis
         if not stored:
             break
         for item in stored:
-            await bots.on_event(to_envelope(item, FULL))
+            await tell_turns(bots, to_envelope(item, FULL))
         delivered = stored[-1].version
     everything = await fx.store.read_stream("match-m1")
     assert everything[-1].type == "match.SeedRevealed", "the bots did not finish the match"
@@ -221,7 +221,7 @@ async def practice_match_with_take_backs(game: str, options: dict[str, str]) -> 
     for _ in range(5000):
         stored = await fx.store.read_stream("match-m1", delivered)
         for item in stored:
-            await bots.on_event(to_envelope(item, FULL))
+            await tell_turns(bots, to_envelope(item, FULL))
         delivered = stored[-1].version if stored else delivered
         spectator = await fx.view("m1", -1)
         if spectator.finished:

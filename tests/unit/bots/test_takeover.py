@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 
 from services.bots.app import BotPlayer
-from support.engine import account, bot_ports, engine_fixture, player
+from support.engine import account, bot_ports, engine_fixture, player, tell_turns
 from tavola.bots.audit import audit
 from tavola.protocol.envelopes import FULL, to_envelope
 from tavola.v1 import game_pb2, internal_pb2
@@ -55,7 +55,7 @@ async def test_a_departed_players_seat_is_played_by_the_bot_that_replaced_it():
             )
             continue
         for item in stored:
-            await bots.on_event(to_envelope(item, FULL))
+            await tell_turns(bots, to_envelope(item, FULL))
         delivered = stored[-1].version
     everything = await fx.store.read_stream("match-m1")
     assert left, "the person never had to act"

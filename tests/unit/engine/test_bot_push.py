@@ -36,10 +36,7 @@ def pushing(fx, turns=None):  # type: ignore[no-untyped-def]
         assert subject == Subjects().bot_seat(push.match_id, push.seat)
         sent.append(push)
 
-    def view_for(appended, seat):  # type: ignore[no-untyped-def]
-        return bot_view_bytes(appended.state, seat)
-
-    fx.engine.listeners.append(BotPush(publish, Subjects(), view_for))
+    fx.engine.listeners.append(BotPush(publish, Subjects(), bot_view_bytes))
     return sent
 
 
@@ -90,7 +87,7 @@ async def test_a_bot_seat_is_pushed_at_its_turn_every_event_since_its_last_push(
     the engine and arrive with its next push, each version once and none missing."""
     fx = engine_fixture()
     sent = pushing(fx)
-    push = BotPush(lambda _subject, _data: _nothing(), Subjects(), _bot_view)
+    push = BotPush(lambda _subject, _data: _nothing(), Subjects(), bot_view_bytes)
     fx.engine.listeners.append(push)
     await fx.create(bots=(0, 1, 2, 3), options={"hands": "1"})
     for _ in range(40):
@@ -114,13 +111,9 @@ async def _nothing() -> None:
     return None
 
 
-def _bot_view(appended, seat):  # type: ignore[no-untyped-def]
-    return bot_view_bytes(appended.state, seat)
-
-
 async def test_events_that_wait_for_a_turn_are_bounded():
     fx = engine_fixture()
-    push = BotPush(lambda _subject, _data: _nothing(), Subjects(), _bot_view, capacity=2)
+    push = BotPush(lambda _subject, _data: _nothing(), Subjects(), bot_view_bytes, capacity=2)
     fx.engine.listeners.append(push)
     for n in range(1, 5):
         await fx.create(match_id=f"m{n}", bots=(1, 2, 3))
@@ -148,29 +141,9 @@ class Asking:
         )
 
 
-async def test_a_bot_service_fed_by_pushes_plays_a_match_asking_nothing():
-    fx = engine_fixture()
-    sent = pushing(fx)
-    asking = Asking(bot_ports(fx, samples=4))
-    player = BotPlayer(asking.wrap())
-    await fx.create(bots=(0, 1, 2, 3), options={"hands": "1"})
-    delivered = 0
-    for _ in range(2000):
-        spectator = await fx.view("m1", SPECTATOR)
-        if spectator.finished:
-            break
-        pending, delivered = sent[delivered:], len(sent)
-        for push in pending:
-            player.on_push(push)
-        last = (await fx.engine.events_after("m1", SPECTATOR, spectator.version - 1))[-1]
-        await player.on_event(last)  # the bus's event that says who is to act
-    assert (await fx.view("m1", SPECTATOR)).finished
-    assert asking.asked == 0
-
-
 async def test_a_bot_service_told_its_turns_plays_each_once_and_asks_nothing():
-    """Each turn decided when the engine tells it; the committed event that follows (the
-    bus's, at least once) finds it decided and submits nothing more."""
+    """Each turn decided when the engine tells it; the same turn told again (the engine
+    does so while a table waits) finds it decided and submits nothing more."""
     fx = engine_fixture()
     turns: list[tuple[int, internal_pb2.BotTurn]] = []
     sent = pushing(fx, turns)
@@ -194,8 +167,7 @@ async def test_a_bot_service_told_its_turns_plays_each_once_and_asks_nothing():
             player.on_push(push)
         delivered = before
         await player.on_turn(turn)
-        event = (await fx.engine.events_after("m1", SPECTATOR, turn.version - 1))[0]
-        await player.on_event(event)  # the bus's event for the same turn: decided already
+        await player.on_turn(turn)  # told again: decided already
     assert (await fx.view("m1", SPECTATOR)).finished
     assert asking.asked == 0
     assert len(submitted) == len(set(submitted)) == len(turns)
@@ -209,8 +181,8 @@ async def test_a_lost_push_makes_the_bot_ask_and_play_on():
     await fx.create(bots=(0, 1, 2, 3), options={"hands": "1"})
     sent.clear()  # the opening's pushes never arrived
     spectator = await fx.view("m1", SPECTATOR)
-    last = (await fx.engine.events_after("m1", SPECTATOR, spectator.version - 1))[-1]
-    await player.on_event(last)
+    (seat,) = spectator.to_act
+    await player.on_turn(internal_pb2.BotTurn(match_id="m1", seat=seat, version=spectator.version))
     assert asking.asked == 2  # its view and its seat's events
     after = await fx.view("m1", SPECTATOR)
     assert after.version > spectator.version

@@ -455,8 +455,11 @@ export const SeatPushSchema: GenMessage<SeatPush> = /*@__PURE__*/
  * A platform bot seat is to act at a version: published by the match's writer right after
  * the seat's SeatPush with its view, on `<ns>.bots.act.<match>.<seat>`, which the bot
  * service reads in a queue group, so exactly one of its instances decides at once (every
- * instance reads every push). The committed event on JetStream says the same a little
- * later; a decision is made once per (seat, version) either way.
+ * instance reads every push). Nothing acknowledges it: while the match stays at that
+ * version the writer tells the turn again (after the seat's thinking time and 5 s, then
+ * less and less often), and at once when a bot service instance says hello on
+ * `<ns>.bots.hello` (an empty message, at its start and after each reconnect). A decision
+ * is made once per (seat, version) however often it is told.
  *
  * @generated from message tavola.v1.BotTurn
  */
