@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import operator
 import types
 import typing
 from collections.abc import Callable
@@ -71,39 +70,121 @@ def record_bytes(obj: Any, type_name: str | None = None) -> bytes:
     directly: views and events are encoded on every move, and protobuf's constructors cost
     more than the bytes. The wire format is protobuf's own (``common.proto``); the values
     of the closed sets (cards, tiles, enum members, None) are serialized once by protobuf
-    itself; ``tests/unit/engine/test_record_bytes.py`` holds it byte for byte."""
-    plan = _PLANS_OUT.get(type(obj)) or _plan_out(type(obj))
+    itself; ``tests/unit/engine/test_record_bytes.py`` holds it byte for byte.
+
+    Each dataclass is written by a function made for it (``_compile_out``): its fields
+    read by name, and each field's bytes for a value of its type seen before (a seat, a
+    phase, a card, a flag, None) kept and reused, so a view of a few dozen fields costs a
+    few dictionary lookups a field."""
+    encode = _COMPILED.get(type(obj))
+    if encode is None:
+        encode = _compile_out(type(obj))
     if type_name:
-        name = type_name.encode()
-        parts = [b"\x0a", _varint(len(name)), name]
-    else:
-        parts = [plan.header]
-    encoders, small = _ENCODERS, _SMALL
-    # a field is ``0x12 <len> <prefix> <len of data> <data>``; lengths below 128 are one
-    # byte, looked up rather than made by a call (the common case, written out here)
-    for prefix, value in zip(plan.prefixes, plan.values(obj), strict=True):
-        encoder = encoders.get(type(value))
-        data = encoder(value) if encoder is not None else _value(value)
-        n = len(data)
-        size = small[n] if n < 128 else _varint(n)
-        n += len(prefix) + len(size)
-        parts += (b"\x12", small[n] if n < 128 else _varint(n), prefix, size, data)
-    return b"".join(parts)
+        head = _HEADS.get(type_name)
+        if head is None:
+            head = _head(type_name)
+        return encode(obj, head)
+    return encode(obj, None)
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class _PlanOut:
-    """How one dataclass is written: its type's name, each field's start, its values."""
+_COMPILED: dict[type, Callable[[Any, bytes | None], bytes]] = {}
+_HEADS: dict[str, bytes] = {}  # a Record's ``type`` field, per type name written
 
-    header: bytes
-    prefixes: tuple[bytes, ...]
-    values: Callable[[Any], tuple[Any, ...]]
+
+def _head(type_name: str) -> bytes:
+    name = type_name.encode()
+    head = b"\x0a" + _varint(len(name)) + name
+    if len(_HEADS) < 4096:  # the games' type names: a few hundred
+        _HEADS[type_name] = head
+    return head
+
+
+def _field(prefix: bytes, value: Any) -> bytes:
+    """A Record's field holding ``value`` (Field: name = 1, value = 2), ``prefix`` its
+    start: ``0x12 <len> <prefix> <len of value> <value>``."""
+    encoder = _ENCODERS.get(type(value))
+    data = encoder(value) if encoder is not None else _value(value)
+    n = len(data)
+    size = _SMALL[n] if n < 128 else _varint(n)
+    n += len(prefix) + len(size)
+    return b"\x12" + (_SMALL[n] if n < 128 else _varint(n)) + prefix + size + data
+
+
+def _kept_field(kept: dict[Any, bytes], key: Any, prefix: bytes, value: Any) -> bytes:
+    """``_field``, kept under ``key`` (at most ``_FIELDS_LIMIT`` values a field)."""
+    data = _field(prefix, value)
+    if len(kept) < _FIELDS_LIMIT:
+        kept[key] = data
+    return data
+
+
+def _compile_out(cls: type) -> Callable[[Any, bytes | None], bytes]:
+    """The writer of one dataclass: Python source made from its fields and their hints,
+    compiled once. A field whose hint is one immutable leaf type (int, str, bool, an
+    IntEnum, Card, Tile) keeps its bytes per value, keyed without the value's own hash
+    (an enum member's or a card's is slow); a value of another type than the hint (or of
+    a union, a tuple, a record) is written by ``_field``, as every value once was."""
+    if not dataclasses.is_dataclass(cls):
+        raise RecordError(f"unsupported value of type {cls.__name__}")
+    fields = dataclasses.fields(cls)
+    try:
+        hints = _hints(cls)
+    except Exception:  # unresolvable hints: every field the general way
+        hints = {}
+    name = cls.__name__.encode()
+    scope: dict[str, Any] = {
+        "HEADER": b"\x0a" + _varint(len(name)) + name if name else b"",
+        "_field": _field,
+        "_kept": _kept_field,
+    }
+    lines = ["def encode(obj, head):", "    parts = [HEADER if head is None else head]"]
+    for k, f in enumerate(fields):
+        raw = f.name.encode()
+        prefix = b"\x0a" + _varint(len(raw)) + raw + b"\x12"
+        scope[f"P{k}"] = prefix
+        scope[f"N{k}"] = _field(prefix, None)
+        lines.append(f"    v = obj.{f.name}")
+        hint = hints.get(f.name)
+        key = _leaf_key(hint)
+        if key is None:
+            lines.append(f"    parts.append(N{k} if v is None else _field(P{k}, v))")
+            continue
+        scope[f"T{k}"], scope[f"C{k}"] = hint, {}
+        lines += [
+            f"    if type(v) is T{k}:",
+            f"        key = {key}",
+            f"        b = C{k}.get(key)",
+            "        if b is None:",
+            f"            b = _kept(C{k}, key, P{k}, v)",
+            "    elif v is None:",
+            f"        b = N{k}",
+            "    else:",
+            f"        b = _field(P{k}, v)",
+            "    parts.append(b)",
+        ]
+    lines.append('    return b"".join(parts)')
+    exec(compile("\n".join(lines), f"<records: {cls.__qualname__}>", "exec"), scope)
+    encode: Callable[[Any, bytes | None], bytes] = scope["encode"]
+    _COMPILED[cls] = encode
+    return encode
+
+
+def _leaf_key(hint: Any) -> str | None:
+    """How ``_compile_out`` keys a value of the leaf type ``hint``, or None (no leaf)."""
+    if hint in (int, str, bool):
+        return "v"
+    if hint is Card:
+        return "v.suit * 16 + v.rank"
+    if hint is Tile:
+        return "v.high * 8 + v.low"
+    if isinstance(hint, type) and issubclass(hint, enum.IntEnum):
+        return "v._value_"
+    return None
 
 
 # Encoders per type, found once; Value bytes of constants, built once by protobuf (keyed
 # by plain ints: an enum member's or a card's own hash is far slower than the lookup).
 _ENCODERS: dict[type, Callable[[Any], bytes]] = {}
-_PLANS_OUT: dict[type, _PlanOut] = {}
 _SMALL = [bytes([n]) for n in range(128)]
 
 
@@ -116,24 +197,6 @@ def _varint(n: int) -> bytes:
         n >>= 7
     out.append(n)
     return bytes(out)
-
-
-def _plan_out(cls: type) -> _PlanOut:
-    """Each field's encoded name and the start of its value (Field: name = 1, value = 2)."""
-    names = tuple(f.name for f in dataclasses.fields(cls))
-    name = cls.__name__.encode()
-    # attrgetter answers a tuple only for two names or more
-    values = operator.attrgetter(*names) if len(names) > 1 else _getter(names)
-    plan = _PLANS_OUT[cls] = _PlanOut(
-        header=b"\x0a" + _varint(len(name)) + name if name else b"",
-        prefixes=tuple(b"\x0a" + _varint(len(n.encode())) + n.encode() + b"\x12" for n in names),
-        values=values,
-    )
-    return plan
-
-
-def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
-    return lambda obj: tuple(getattr(obj, n) for n in names)
 
 
 def _value(value: Any) -> bytes:

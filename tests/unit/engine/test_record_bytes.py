@@ -11,7 +11,7 @@ import pytest
 
 from tavola.protocol.records import from_record, record_bytes, to_record
 from tavola.rules import driver, registry
-from tavola.rules.cards import Card
+from tavola.rules.cards import Card, Rank
 from tavola.rules.tiles import Tile
 from tavola.v1 import common_pb2 as pb
 
@@ -109,3 +109,45 @@ def test_a_tuple_of_leaves_is_written_once_and_a_tuple_holding_records_every_tim
     assert len(records._KEPT_LISTS) <= records.KEPT_LISTS
     records._KEPT_LISTS.clear()
     assert record_bytes(Sample(1, "t", hand, None)) == first
+
+
+@dataclass(frozen=True)
+class Hinted:
+    """Every leaf hint the compiled writer keeps bytes for, and two it does not."""
+
+    seat: int
+    flag: bool
+    name: str
+    card: Card
+    tile: Tile
+    rank: Rank
+    maybe: Card | None
+    items: tuple[int, ...]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        Hinted(0, False, "", Card.parse("AS"), Tile(6, 6), Rank.ACE, None, ()),
+        Hinted(3, True, "Ana", Card.parse("2H"), Tile(0, 0), Rank.TWO, Card.parse("TD"), (1, 2)),
+        # values of another type than the hint are written by their own type, as before
+        Hinted(True, 1, None, None, None, 14, Card.parse("QC"), ()),  # type: ignore[arg-type]
+        Hinted(-(2**40), False, "x" * 300, Card.parse("KC"), Tile(5, 1), Rank.KING, None, ()),
+    ],
+)
+def test_the_compiled_writer_keeps_protobufs_bytes_for_every_leaf_and_odd_value(value) -> None:
+    reference = to_record(value).SerializeToString(deterministic=True)
+    for _ in range(3):  # the first time writes and keeps each field, the others reuse it
+        assert record_bytes(value) == reference
+        assert record_bytes(value, "game.Hinted") == to_record(
+            value, "game.Hinted"
+        ).SerializeToString(deterministic=True)
+
+
+def test_the_fields_kept_per_value_are_bounded():
+    from tavola.protocol import records
+
+    for n in range(records._FIELDS_LIMIT * 3):
+        record_bytes(Hinted(n, False, str(n), Card.parse("AS"), Tile(1, 0), Rank.TWO, None, ()))
+    scope = records._COMPILED[Hinted].__globals__
+    assert len(scope["C0"]) <= records._FIELDS_LIMIT and len(scope["C2"]) <= records._FIELDS_LIMIT
