@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from tavola.benchmarks.e2e import Options
+from tavola.benchmarks.e2e import KINDS, Options
 from tavola.eventlog.model import EventStore
 from tavola.rules import driver, registry
 
@@ -327,6 +327,11 @@ def main() -> None:
     parser.add_argument("--no-scale-out", action="store_true", help="skip the two-engine point")
     parser.add_argument("--skip-e2e", action="store_true")
     parser.add_argument(
+        "--kinds",
+        default=",".join(KINDS),
+        help="which e2e tables: bots,clients,streams (default all)",
+    )
+    parser.add_argument(
         "--arena-deals",
         type=int,
         default=0,
@@ -360,7 +365,11 @@ def main() -> None:
         reconnects=args.reconnects,
         long_matches=not args.no_long_matches,
         scale_out=not args.no_scale_out,
+        kinds=tuple(k for k in args.kinds.split(",") if k),
     )
+    unknown = set(options.kinds) - set(KINDS)
+    if unknown:
+        parser.error(f"--kinds: unknown {', '.join(sorted(unknown))} (of {', '.join(KINDS)})")
     if "pure" in parts:
         pure(args.seconds)
     if "openspiel" in parts:

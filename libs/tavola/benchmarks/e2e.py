@@ -39,6 +39,7 @@ LOG_GOALS = {1: 0.8, 16: 1.0, 64: 1.0}  # event log appends / raw one-row commit
 MOVES_GOAL = 2000  # moves/s at 64 tables
 RAW_SHARE_GOAL = 0.25  # moves/s / raw commits/s at 16 and 64 tables
 ENGINE_CPU_GOAL_MS = 0.5
+KINDS = ("bots", "clients", "streams")  # the e2e points' tables, in the order they run
 LIMITS_OFF = "address=off,read=off,account=off,create_table=off,lobby=off,stream_open=off,act=off"
 
 
@@ -52,6 +53,7 @@ class Options:
     long_matches: bool = True
     platform: bool = True  # False: the database part only
     scale_out: bool = True  # bot tables again with a second engine sharing the partitions
+    kinds: tuple[str, ...] = KINDS  # which tables the e2e points run
 
 
 def say(text: str) -> None:
@@ -220,21 +222,23 @@ async def _drive(
         admin = Api(channel, token)
         say("-- tables of the platform's bots (easy, think_ms 10), every game in turn --")
         finishes = tables.Finishes(admin)
-        for count in options.concurrency:
+        for count in options.concurrency if "bots" in options.kinds else ():
 
             def bots(i: int, point: Point) -> asyncio.Task[None]:
                 return asyncio.create_task(tables.bot_table(admin, i, point, finishes))
 
             await _point("bots", count, bots, options, port, processes, raw)
-        if options.scale_out:
+        if options.scale_out and "bots" in options.kinds:
             await _two_engines(platform, admin, options, processes, raw)
+        if "clients" not in options.kinds and "streams" not in options.kinds:
+            return
         seats_needed = 4 * max(options.concurrency)
         say(f"-- tables of gRPC clients, one account per seat ({seats_needed} accounts) --")
         seat_tokens = await tables.new_accounts(admin, f"bench{os.getpid() % 10000}-", seats_needed)
         channels = [grpc.aio.insecure_channel(address) for _ in range(8)]
         apis = [Api(channels[n % len(channels)], t) for n, t in enumerate(seat_tokens)]
         try:
-            for count in options.concurrency:
+            for count in options.concurrency if "clients" in options.kinds else ():
 
                 def clients(i: int, point: Point) -> asyncio.Task[None]:
                     return asyncio.create_task(
@@ -242,11 +246,12 @@ async def _drive(
                     )
 
                 await _point("clients", count, clients, options, port, processes, raw)
-            say(
-                "-- the same, each seat following StreamEvents with its views pushed"
-                " (one call a move) --"
-            )
-            for count in options.concurrency:
+            if "streams" in options.kinds:
+                say(
+                    "-- the same, each seat following StreamEvents with its views pushed"
+                    " (one call a move) --"
+                )
+            for count in options.concurrency if "streams" in options.kinds else ():
 
                 def streaming(i: int, point: Point) -> asyncio.Task[None]:
                     return asyncio.create_task(
