@@ -28,7 +28,7 @@ import itertools
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
 import structlog
@@ -66,14 +66,19 @@ class _Waiting:
     attempts: int
     next_at: float  # math.inf: told enough; waits for a hello
     entry: int = -1  # its live entry in the heap (older ones are skipped)
+    entry_at: float = math.inf  # that entry's time
 
 
-def bot_seats_awaited(state: MatchState) -> list[int]:
+def bot_seats_awaited(state: MatchState, among: Iterable[int] | None = None) -> list[int]:
     """The platform's bot seats the match waits for (``MatchState.awaited``: not one that
-    may only make an optional move while others play on); none once it has ended."""
+    may only make an optional move while others play on); none once it has ended.
+    ``among``: the bot seats to act, when the caller has them."""
     if state.ended is not None:
         return []
-    return sorted(s for s in state.awaited() if state.seat(s).bot_level)
+    if among is None:
+        among = [s for s in state.to_act() if state.seat(s).bot_level]
+    game, game_state = state.game, state.game_state
+    return sorted(s for s in among if game.decision(game_state, s))
 
 
 def first_delay(state: MatchState, seats: list[int]) -> float:
@@ -107,34 +112,44 @@ class BotTurns:
     def told(self, match_id: str, version: int, delay: float) -> None:
         """The match's bot turn at ``version`` was just told (or tried): tell it again
         after ``delay`` unless the match moves on. Telling the same version again keeps
-        its schedule."""
+        its schedule. (Every move comes here: the match's entry is updated in place, and
+        its place in the heap is corrected only when it comes up early.)"""
         waiting = self._waiting.get(match_id)
-        if waiting is not None and waiting.version == version:
+        if waiting is not None:
+            if waiting.version == version:
+                return
+            now = self._clock()
+            waiting.version, waiting.delay, waiting.since = version, delay, now
+            waiting.attempts, waiting.next_at = 0, now + delay
+            if waiting.next_at < waiting.entry_at:  # sooner than its entry comes up
+                self._schedule(match_id, waiting)
+            self._waiting.move_to_end(match_id)
             return
         now = self._clock()
         waiting = self._waiting[match_id] = _Waiting(version, delay, now, 0, now + delay)
-        self._waiting.move_to_end(match_id)
         self._schedule(match_id, waiting)
         while len(self._waiting) > self._capacity:
             dropped, _ = self._waiting.popitem(last=False)
             log.warning("bots.turns_forgotten", match_id=dropped)  # found again at a gain
-        WAITING.set(len(self._waiting))
 
     def settled(self, match_id: str) -> None:
         """The match waits for no bot of the platform (now)."""
-        if self._waiting.pop(match_id, None) is not None:
-            WAITING.set(len(self._waiting))
+        self._waiting.pop(match_id, None)
 
     def due(self, limit: int = RESEND_PER_SWEEP) -> list[tuple[str, int]]:
         """(match, version) of the turns to tell again now (at most ``limit``), each
         scheduled for its next telling — or for none, once told for ``RESEND_FOR_S``."""
         now = self._clock()
+        WAITING.set(len(self._waiting))
         out: list[tuple[str, int]] = []
         while self._heap and self._heap[0][0] <= now and len(out) < limit:
             _, entry, match_id = heapq.heappop(self._heap)
             waiting = self._waiting.get(match_id)
             if waiting is None or waiting.entry != entry:
-                continue  # moved on, or rescheduled since
+                continue  # settled, or rescheduled since
+            if waiting.next_at > now:  # the match moved on since: its own time now
+                self._schedule(match_id, waiting)
+                continue
             out.append((match_id, waiting.version))
             waiting.attempts += 1
             delay = min(waiting.delay * 2**waiting.attempts, RESEND_CAP_S)
@@ -142,7 +157,7 @@ class BotTurns:
                 waiting.next_at = now + delay
                 self._schedule(match_id, waiting)
             else:
-                waiting.next_at, waiting.entry = math.inf, -1
+                waiting.next_at, waiting.entry, waiting.entry_at = math.inf, -1, math.inf
         return out
 
     def hello(self) -> int:
@@ -158,10 +173,9 @@ class BotTurns:
         """Drop the matches ``keep`` says no (partitions this engine gave up)."""
         for match_id in [m for m in self._waiting if not keep(m)]:
             del self._waiting[match_id]
-        WAITING.set(len(self._waiting))
 
     def _schedule(self, match_id: str, waiting: _Waiting) -> None:
-        waiting.entry = next(self._order)
+        waiting.entry, waiting.entry_at = next(self._order), waiting.next_at
         heapq.heappush(self._heap, (waiting.next_at, waiting.entry, match_id))
         if len(self._heap) > 4 * max(len(self._waiting), 1024):
             self._compact()

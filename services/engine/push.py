@@ -138,7 +138,7 @@ class BotPush:
                 FAILED.inc()
                 log.warning("bots.push_failed", error=type(error).__name__)
         if self._turns is not None:
-            awaited = bot_seats_awaited(state) if seats else []
+            awaited = bot_seats_awaited(state, seats) if seats else []
             if awaited:
                 self._turns.told(match_id, state.version, first_delay(state, awaited))
             else:

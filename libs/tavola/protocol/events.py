@@ -16,7 +16,7 @@ from tavola.eventlog.model import NewEvent, StoredEvent
 from tavola.lobby.table import TABLE_EVENTS
 from tavola.match.events import PLATFORM_EVENTS, MatchCreated
 from tavola.match.verify import Discrepancy, Recorded
-from tavola.protocol.records import from_record_bytes, prepare_bytes, record_bytes
+from tavola.protocol.records import embedded, from_record_bytes, prepare_bytes, record_bytes, varint
 from tavola.rules import registry
 from tavola.rules.errors import Reason
 from tavola.rules.interface import Event
@@ -138,7 +138,57 @@ class Metadata:
         )
 
     def encode(self) -> bytes:
-        return self.to_pb().SerializeToString(deterministic=True)
+        """``to_pb().SerializeToString(deterministic=True)``, written directly (every event
+        appended carries one; ``tests/unit/protocol/test_metadata_bytes.py`` holds it byte
+        for byte): fields in number order, each left out at its default, the cause always
+        present, a seat of -1 as int32's ten bytes."""
+        cause = b"".join(
+            (
+                _scalar_field(1, self.kind),
+                _int32_field(2, self.seat),
+                _text_field(3, self.action),
+                _text_field(4, self.command_id),
+                _text_field(5, self.chance_purpose),
+                b""
+                if self.reason is None
+                else embedded(6, reason_to_pb(self.reason).SerializeToString(deterministic=True)),
+                b"\x38\x01" if self.by_bot else b"",
+                b""
+                if self.bot_decision is None
+                else embedded(8, self.bot_decision.SerializeToString(deterministic=True)),
+            )
+        )
+        to_act = self.to_act
+        return b"".join(
+            (
+                embedded(1, cause),
+                embedded(2, b"".join(_int32(s) for s in to_act)) if to_act else b"",
+                b"\x18\x01" if self.last_in_batch else b"",
+                embedded(4, self.salt) if self.salt else b"",
+            )
+        )
+
+
+def _int32(value: int) -> bytes:
+    """An int32 as protobuf writes it: a negative one as its 64-bit two's complement."""
+    return varint(value if value >= 0 else value + (1 << 64))
+
+
+def _scalar_field(number: int, value: int) -> bytes:
+    return varint(number << 3) + varint(value) if value else b""
+
+
+_MINUS_ONE_SEAT = varint(2 << 3) + _int32(-1)
+
+
+def _int32_field(number: int, value: int) -> bytes:
+    if value == -1 and number == 2:
+        return _MINUS_ONE_SEAT
+    return varint(number << 3) + _int32(value) if value else b""
+
+
+def _text_field(number: int, value: str) -> bytes:
+    return embedded(number, value.encode()) if value else b""
 
 
 def decode_metadata(data: bytes) -> internal_pb2.EventMetadata:

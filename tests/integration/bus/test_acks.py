@@ -85,3 +85,22 @@ async def test_no_answer_in_time_is_a_timeout_and_a_late_answer_is_dropped(bus) 
         await publisher.publish([(f"silent{name}.x", b"x", {})], timeout=0.2)
     await silent.unsubscribe()
     assert not publisher._waiting
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{"Nats-Msg-Id": "3f2c-19"}, {"Nats-Msg-Id": " spaced "}, {"A": "1", "Nats-Msg-Id": "x"}, {}],
+)
+async def test_a_batch_is_written_as_the_frames_nats_py_writes(bus, headers, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The publisher writes protocol frames itself; they are ``publish``'s bytes."""
+    from tavola.bus import acks
+
+    nc, name = bus
+
+    async def held(*_args, **_kwargs):  # type: ignore[no-untyped-def]
+        return None
+
+    monkeypatch.setattr(nc, "_flush_pending", held)  # frames stay in the buffer to compare
+    await nc.publish(f"{name}.f", b"payload", reply="_INBOX.r.1", headers=headers)
+    theirs = nc._pending.pop()
+    assert acks._frame(nc, f"{name}.f", "_INBOX.r.1", b"payload", headers) == theirs
