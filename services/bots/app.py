@@ -158,6 +158,14 @@ class BotPlayer:
         )
         self._absorb(match_id, info, seat, reply.events)
 
+    async def _full_view(
+        self, match_id: str, seat: int, version: int
+    ) -> game_pb2.GetViewResponse | None:
+        """The seat's view with its record (``GetView``); None if the table moved on."""
+        metrics.ASKED.inc()
+        view = await self._ports.get_view(game_pb2.GetViewRequest(match_id=match_id, seat=seat))
+        return view if view.version == version else None
+
     def _knowledge(self, info: MatchInfo, seat: int, view: game_pb2.GetViewResponse) -> Knowledge:
         # the view decoded and the history copied only if the policy reads them (the easy
         # level does not); the history is the seat's list as it is now, which later
@@ -168,9 +176,7 @@ class BotPlayer:
             seat=seat,
             players=info.players,
             options=tuple(sorted(info.options.items())),
-            decode_view=lambda: from_record_bytes(
-                _view_class(info, seat), view.view.SerializeToString()
-            ),
+            decode_view=lambda: _decode_view(info, seat, view),
             history=lambda: tuple(event for _, event in seen[:count]),
         )
 
@@ -230,14 +236,28 @@ class BotPlayer:
         if view is None or not view.legal_actions:
             return  # the table has moved on; a later event brings us back
         game = registry.get(info.game)
-        knowledge = self._knowledge(info, seat, view)
+        policy = bots.policy_for(info.game, level)
+        if policy.reads_view and not view.HasField("view"):
+            # pushed without its record (the engine's bots do not read it): ask for it
+            view = await self._full_view(match_id, seat, version)
+            if view is None:
+                return
         legal = [game.decode_action(a.code) for a in view.legal_actions]
         seed = bots.decision_seed(match_id, seat, version, level)
         budget = self._ports.budget or budget_for(info.game, info.think_ms.get(seat, 0))
         started = time.perf_counter()
-        action = bots.policy_for(info.game, level).decide(
-            game, knowledge, legal, random.Random(seed), budget
-        )
+        try:
+            action = policy.decide(
+                game, self._knowledge(info, seat, view), legal, random.Random(seed), budget
+            )
+        except ViewNotPushed:  # the level read a view it says it never reads: ask, and again
+            log.warning("bot.view_read_unexpectedly", game=info.game, level=level)
+            view = await self._full_view(match_id, seat, version)
+            if view is None:
+                return
+            action = policy.decide(
+                game, self._knowledge(info, seat, view), legal, random.Random(seed), budget
+            )
         # what it chose is not logged: a secret choice (a reservation) stays hidden
         log.debug(
             "bot.decided",
@@ -297,6 +317,16 @@ def _decoded(info: MatchInfo, envelope: events_pb2.EventEnvelope) -> Event:
         if len(info.public) > SHARED_EVENTS:
             del info.public[next(iter(info.public))]
     return event
+
+
+class ViewNotPushed(Exception):
+    """A policy read the view of a push that came without it (``Policy.reads_view``)."""
+
+
+def _decode_view(info: MatchInfo, seat: int, view: game_pb2.GetViewResponse) -> Any:
+    if not view.HasField("view"):
+        raise ViewNotPushed
+    return from_record_bytes(_view_class(info, seat), view.view.SerializeToString())
 
 
 def _trim(table: OrderedDict[str, Any], capacity: int) -> None:

@@ -25,7 +25,7 @@ from services.engine.mapping import (
 from tavola.bots import decision_seed
 from tavola.bots.interface import Knowledge
 from tavola.bots.knowledge import visible
-from tavola.bots.registry import hint_for
+from tavola.bots.registry import hint_for, reads_view
 from tavola.eventlog.model import StoredEvent
 from tavola.match import aggregate
 from tavola.match.aggregate import MatchState
@@ -91,12 +91,15 @@ def bot_view_bytes(state: MatchState, seat: int) -> bytes:
     """The serialized ``GetViewResponse`` a bot seat is pushed (``SeatPush.view``): what
     the platform's bots read of ``view_of(state, seat, blocked=False)`` — version, view,
     to act, legal action codes, finished, game — written directly; no labels, reasons,
-    standings, deadlines or away seats (a bot asking ``GetView`` gets those too)."""
+    standings, deadlines or away seats (a bot asking ``GetView`` gets those too). The
+    view's record only for a level that reads it (``Policy.reads_view``: not the easy
+    level's uniform choice, for which it was most of the move's cost)."""
     game = state.game
-    parts = [
-        scalar(1, state.version),
-        embedded(VIEW_FIELD, record_bytes(game.view(state.game_state, seat), _view_name(state))),
-    ]
+    parts = [scalar(1, state.version)]
+    if _reads_view(state.created.game, state.seat(seat).bot_level):
+        parts.append(
+            embedded(VIEW_FIELD, record_bytes(game.view(state.game_state, seat), _view_name(state)))
+        )
     to_act = sorted(state.to_act())
     if to_act:
         parts.append(embedded(3, b"".join(varint(s) for s in to_act)))
@@ -109,6 +112,18 @@ def bot_view_bytes(state: MatchState, seat: int) -> bytes:
     name = state.created.game.encode()
     parts.append(b"\x3a" + varint(len(name)) + name)
     return b"".join(parts)
+
+
+_READS_VIEW: dict[tuple[str, str], bool] = {}
+
+
+def _reads_view(game: str, level: str) -> bool:
+    """``registry.reads_view``, found once per (game, level); a seat no level of the
+    platform plays (a person's, asked for in a test) is given its view."""
+    known = _READS_VIEW.get((game, level))
+    if known is None:
+        known = _READS_VIEW[(game, level)] = not level or reads_view(game, level)
+    return known
 
 
 _VIEW_NAMES: dict[str, str] = {}

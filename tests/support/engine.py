@@ -111,13 +111,14 @@ class EngineFixture:
         bots: tuple[int, ...] = (),
         client_seeds: dict[int, bytes] | None = None,
         think_ms: int = 0,
+        level: str = "easy",
     ) -> str:
         seats = [
             internal_pb2.MatchSeat(
                 seat=i,
                 player_name=f"P{i}",
                 is_bot=i in bots,
-                bot_level="easy" if i in bots else "",
+                bot_level=level if i in bots else "",
                 token_sha256=hashlib.sha256(token(i).encode()).hexdigest(),
                 client_seed=(client_seeds or {}).get(i, b""),
                 bot_think_ms=think_ms if i in bots else 0,

@@ -132,6 +132,11 @@ class Budget:
 
 
 class Policy(Protocol):
+    reads_view: bool
+    """Whether ``decide`` ever reads ``knowledge.view``: a level that never does (a
+    uniform choice among the legal actions) is pushed no view to read — the engine leaves
+    the view's record out of the seat's push, the part of a move that costs it most."""
+
     def decide(
         self,
         game: Game[Any, Any],
@@ -153,6 +158,8 @@ class HintPolicy:
     """A level that plays its game's hint: the hard level of most games (the hint for a
     person is, by definition, the hard level's choice)."""
 
+    reads_view = True
+
     def __init__(self, hint: Hint) -> None:
         self._hint = hint
 
@@ -169,6 +176,8 @@ class HintPolicy:
 
 class RandomPolicy:
     """Any legal action, uniformly (the easy level of every game)."""
+
+    reads_view = False
 
     def decide(
         self,

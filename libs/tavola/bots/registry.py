@@ -35,6 +35,7 @@ __all__ = [
     "hint_for",
     "policy_for",
     "policy_version",
+    "reads_view",
 ]
 
 
@@ -48,6 +49,11 @@ def policy_for(game: str, level: str) -> Policy:
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}")
     return bots_for(game).policies.get(level) or RandomPolicy()
+
+
+def reads_view(game: str, level: str) -> bool:
+    """Whether the game's ``level`` ever reads a seat's view (``Policy.reads_view``)."""
+    return policy_for(game, level).reads_view
 
 
 def hint_for(

@@ -117,6 +117,8 @@ class Recorder:
         calls, policy = self.calls, policy_for(game, level)
 
         class Recording:
+            reads_view = policy.reads_view
+
             def decide(self, game, knowledge, legal, rng, budget):
                 state = rng.getstate()
                 calls.append((knowledge, tuple(legal), rng.random(), budget.samples))

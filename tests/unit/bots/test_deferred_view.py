@@ -51,3 +51,39 @@ def test_the_easy_level_decides_without_decoding_the_view(game_name: str) -> Non
         game, knowledge, legal, random.Random(1), Budget()
     )
     assert action in legal and calls == []
+
+
+def _states(game_name: str, count: int = 60):  # type: ignore[no-untyped-def]
+    """(state, seat to act) along a random playout of the game's short match."""
+    game = registry.get(game_name)
+    players = min(max(4, game.info.min_players), game.info.max_players)
+    state = game.initial_state(players, game.parse_options(game.info.short, players))
+    rng = random.Random(game_name)
+    out = []
+    while len(out) < count and not game.is_over(state):
+        state, _ = driver.resolve_all_chance(game, state, b"\x07" * 32)
+        if game.is_over(state):
+            break
+        seat = min(game.to_act(state))
+        out.append((state, seat))
+        action = rng.choice(list(game.legal_actions(state, seat)))
+        state = game.fold(state, game.decide(state, seat, action))
+    return out
+
+
+@pytest.mark.parametrize("game_name", registry.names())
+def test_a_level_that_says_it_reads_no_view_never_reads_one(game_name: str) -> None:
+    """The engine pushes no view to such a level (``Policy.reads_view``): at every turn of
+    a playout, every such level of the game decides without touching ``knowledge.view``,
+    and a level that reads views says so."""
+    from tavola.bots.interface import LEVELS
+
+    game = registry.get(game_name)
+    blind = [level for level in LEVELS if not policy_for(game_name, level).reads_view]
+    assert "easy" in blind and "master" not in blind
+    for state, seat in _states(game_name):
+        legal = list(game.legal_actions(state, seat))
+        for level in blind:
+            calls, knowledge = _counted(game.view(state, seat))
+            policy_for(game_name, level).decide(game, knowledge, legal, random.Random(3), Budget())
+            assert calls == [], f"{level} read the view"

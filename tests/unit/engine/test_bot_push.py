@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from services.bots.app import BotPlayer, BotPorts
+from services.engine.callers import Service
 from services.engine.push import BotPush
 from services.engine.queries import bot_view_bytes, view_of
 from support.engine import bot_ports, engine_fixture
@@ -264,3 +265,41 @@ async def played(fx):  # type: ignore[no-untyped-def]
             fx.now.ms += 60_000
             await fx.engine.fire_due()
     raise AssertionError("the match did not end")
+
+
+async def test_a_level_that_reads_no_view_is_pushed_none_and_one_that_does_gets_it():
+    fx = engine_fixture()
+    sent = pushing(fx)
+    await fx.create(bots=(0, 1, 2, 3), options={"hands": "1"})  # easy bots: no view read
+    for _ in range(6):
+        (seat,) = (await fx.view("m1", SPECTATOR)).to_act
+        await fx.act("m1", seat, (await fx.view("m1", seat)).legal_actions[0].code)
+    easy = [p for p in sent if p.HasField("view")]
+    assert easy and not any(p.view.HasField("view") for p in easy)
+    assert all(p.view.legal_actions for p in easy)  # what the easy level does read
+    fx2 = engine_fixture()
+    sent2 = pushing(fx2)
+    await fx2.create(bots=(0, 1, 2, 3), options={"hands": "1"}, level="medium")
+    (push, *_) = [p for p in sent2 if p.HasField("view")]
+    asked = await fx2.engine.view(
+        game_pb2.GetViewRequest(match_id="m1", seat=push.seat), Service.BOTS
+    )
+    assert push.view.view == asked.view and push.view.HasField("view")
+
+
+async def test_a_level_that_reads_views_pushed_none_asks_for_its_view_and_plays():
+    """Two services of different releases: a push without the view's record reaches a
+    level that reads it; the bot asks ``GetView`` once and decides as it would have."""
+    fx = engine_fixture()
+    sent = pushing(fx)
+    asking = Asking(bot_ports(fx, samples=4))
+    player = BotPlayer(asking.wrap())
+    await fx.create(bots=(0, 1, 2, 3), options={"hands": "1"}, level="medium")
+    spectator = await fx.view("m1", SPECTATOR)
+    for push in sent:
+        push.view.ClearField("view")
+        player.on_push(push)
+    (seat,) = spectator.to_act
+    await player.on_turn(internal_pb2.BotTurn(match_id="m1", seat=seat, version=spectator.version))
+    assert asking.asked == 1  # its view, nothing else
+    assert (await fx.view("m1", SPECTATOR)).version > spectator.version

@@ -35,6 +35,8 @@ from tavola.rules.interface import Game
 
 
 class EasyPolicy:
+    reads_view = False
+
     def decide(
         self,
         game: Game[Any, Any],
@@ -47,6 +49,8 @@ class EasyPolicy:
 
 
 class MediumPolicy:
+    reads_view = True
+
     def decide(
         self,
         game: Game[Any, Any],
@@ -68,6 +72,8 @@ class MediumPolicy:
 
 
 class MasterPolicy:
+    reads_view = True
+
     def decide(
         self,
         game: Game[Any, Any],

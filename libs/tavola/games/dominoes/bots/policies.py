@@ -41,6 +41,8 @@ def _moves(knowledge: Knowledge, legal: Sequence[Any]) -> tuple[list[Play], list
 class MediumPolicy:
     """The heaviest playable tile (see :func:`.heuristics.medium_choice`)."""
 
+    reads_view = True
+
     def decide(
         self,
         game: Game[Any, Any],
@@ -61,6 +63,8 @@ class MediumPolicy:
 class MasterPolicy:
     """Sampled deals consistent with the hard level's knowledge, each candidate played out
     on every deal (the same deals for every candidate), best mean points."""
+
+    reads_view = True
 
     def decide(
         self,

@@ -36,6 +36,8 @@ def moving(legal: Sequence[Any]) -> Sequence[Any]:
 class EasyPolicy:
     """Any legal action, uniformly."""
 
+    reads_view = False
+
     def decide(
         self,
         game: Game[Any, Any],
@@ -58,6 +60,8 @@ class RulePolicy:
     """Medium (``hard=False``) or hard: rules of thumb, the hard ones with card counting,
     voids and party inference."""
 
+    reads_view = True
+
     def __init__(self, hard: bool) -> None:
         self.hard = hard
 
@@ -75,6 +79,8 @@ class RulePolicy:
 class MasterPolicy:
     """Sampling of consistent deals for cards and announcements; the hard level for the
     rest."""
+
+    reads_view = True
 
     def decide(
         self,

@@ -48,6 +48,8 @@ def _plays(legal: Sequence[Any]) -> list[Play]:
 class MediumPolicy:
     """The card with most of your own cards beyond it; keep sevens; farthest from the seven."""
 
+    reads_view = True
+
     def decide(
         self,
         game: Game[Any, Any],
@@ -68,6 +70,8 @@ class MediumPolicy:
 
 class MasterPolicy:
     """Sampled consistent deals played forward; the lowest mean penalty gap to the table."""
+
+    reads_view = True
 
     def decide(
         self,

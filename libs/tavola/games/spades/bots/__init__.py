@@ -49,6 +49,8 @@ def _bidding(legal: Sequence[SpadesAction]) -> bool:
 
 
 class MediumPolicy:
+    reads_view = True
+
     def decide(
         self,
         game: Game[Any, Any],
@@ -64,6 +66,8 @@ class MediumPolicy:
 
 
 class MasterPolicy:
+    reads_view = True
+
     def decide(
         self,
         game: Game[Any, Any],

@@ -437,7 +437,9 @@ export type SeatPush = Message<"tavola.v1.SeatPush"> & {
   /**
    * The seat's view after them, at the version it is to act at: GetView's answer less
    * what the bots do not read (legal actions carry codes without labels; no blocked,
-   * standings, deadlines or away seats). A bot that asks GetView gets those too.
+   * standings, deadlines or away seats; and no view record at all for a level whose
+   * policy never reads one, such as easy's uniform choice). A bot that asks GetView gets
+   * those too.
    *
    * @generated from field: tavola.v1.GetViewResponse view = 4;
    */
