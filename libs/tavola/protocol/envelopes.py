@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
@@ -74,25 +74,47 @@ def _envelopes(
     viewers: Sequence[int],
     table_id: str,
 ) -> list[bytes]:
-    plain = events_pb2.Cause()
-    plain.CopyFrom(metadata.cause)
-    redacted = metadata.cause
-    _redact(redacted, stored.type)
-    same = redacted == plain
+    cause = metadata.cause
+    # what ``_redact`` would take from the cause, found without copying and comparing it
+    secret = bool(cause.action) and not _public_action(stored.type, cause.action)
+    same = not secret and (not cause.command_id or cause.HasField("bot_decision"))
+    seat = cause.seat
+    audience = stored.audience
     made: dict[tuple[bool, bool], bytes] = {}
     out = []
     head = tail = b""
     for viewer in viewers:
-        key = (visible_to(stored.audience, viewer), same or _owns_cause(plain, viewer))
+        key = (
+            audience is None or viewer == FULL or viewer in audience,
+            same or viewer in (FULL, seat),
+        )
         data = made.get(key)
         if data is None:
             if not head:
                 head, tail = _head_bytes(stored, table_id), _tail_bytes(stored, metadata)
-            cause = (plain if key[1] else redacted).SerializeToString()
+            if key[1]:
+                written = cause.SerializeToString()
+            else:
+                redacted = events_pb2.Cause()
+                redacted.CopyFrom(cause)
+                _redact(redacted, stored.type)
+                written = redacted.SerializeToString()
             payload = embedded(13, stored.payload) if key[0] else b"\x60\x01"  # hidden = true
-            data = made[key] = head + payload + embedded(14, cause) + tail
+            data = made[key] = head + payload + embedded(14, written) + tail
         out.append(data)
     return out
+
+
+def _public_action(event_type: str, action: str) -> bool:
+    """Whether another seat may see ``action`` in the cause of an event of ``event_type``
+    (an action of a game this platform does not know is left as it is)."""
+    game_name = event_type.partition(".")[0]
+    if game_name not in _GAME_NAMES:
+        return True
+    return registry.get(game_name).action_public(action)
+
+
+_GAME_NAMES = frozenset(registry.names())
 
 
 # ``envelopes_for`` writes an envelope's bytes itself, in field order as protobuf does
@@ -106,13 +128,23 @@ def _text(number: int, value: str) -> bytes:
 
 
 def _packed(number: int, values: Sequence[int]) -> bytes:
-    return embedded(number, b"".join(varint(v) for v in values)) if values else b""
+    if not values:
+        return b""
+    if max(values) < 128 and min(values) >= 0:  # seats: each varint its one byte
+        return embedded(number, bytes(values))
+    return embedded(number, b"".join(varint(v) for v in values))
 
 
 def _head_bytes(stored: StoredEvent, table_id: str) -> bytes:
     """Fields 1-11: everything before ``hidden`` / ``payload``."""
-    moment = _timestamp(stored.recorded_at)
-    when = scalar(1, moment.seconds) + scalar(2, moment.nanos)
+    moment = stored.recorded_at
+    last = _LAST_MOMENT[0]  # one read: another thread may replace it
+    if moment is last[0]:  # the events of one append share their moment
+        when = last[1]
+    else:
+        seconds, nanos = _seconds_nanos(moment)
+        when = b"\x4a" + _small_length(scalar(1, seconds) + scalar(2, nanos))
+        _LAST_MOMENT[0] = (moment, when)
     event_id = str(stored.event_id).encode()
     return b"".join(
         (
@@ -122,11 +154,18 @@ def _head_bytes(stored: StoredEvent, table_id: str) -> bytes:
             _type_field(stored.type),
             scalar(7, stored.schema_version),
             scalar(8, stored.rules_version),
-            b"\x4a" + varint(len(when)) + when,
+            when,
             embedded(10, stored.prev_hash) if stored.prev_hash else b"",
             embedded(11, stored.hash) if stored.hash else b"",
         )
     )
+
+
+_LAST_MOMENT: list[tuple[Any, bytes]] = [(None, b"")]  # the last ``recorded_at`` written
+
+
+def _small_length(data: bytes) -> bytes:
+    return varint(len(data)) + data
 
 
 # Fields every event of a match shares (1-3), and a type's field (6), written once: about
@@ -213,8 +252,13 @@ _NAIVE_EPOCH = datetime(1970, 1, 1)
 def _timestamp(moment: datetime) -> Timestamp:
     """``Timestamp().FromDatetime(moment)`` (a naive moment is UTC), without its struct_time
     round trip: every envelope carries one."""
+    seconds, nanos = _seconds_nanos(moment)
+    return Timestamp(seconds=seconds, nanos=nanos)
+
+
+def _seconds_nanos(moment: datetime) -> tuple[int, int]:
     delta = moment - (_NAIVE_EPOCH if moment.utcoffset() is None else _EPOCH)
-    return Timestamp(seconds=delta.days * 86_400 + delta.seconds, nanos=delta.microseconds * 1000)
+    return delta.days * 86_400 + delta.seconds, delta.microseconds * 1000
 
 
 def _render_reason(reason: common_pb2.Reason, locale: str) -> None:

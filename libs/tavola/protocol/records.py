@@ -191,6 +191,22 @@ _SMALL = [bytes([n]) for n in range(128)]
 def _varint(n: int) -> bytes:
     if n < 128:
         return _SMALL[n]
+    if n < 1 << 14:  # lengths, versions, seconds and nanoseconds: up to five bytes, unrolled
+        return bytes((n & 0x7F | 0x80, n >> 7))
+    if n < 1 << 21:
+        return bytes((n & 0x7F | 0x80, n >> 7 & 0x7F | 0x80, n >> 14))
+    if n < 1 << 28:
+        return bytes((n & 0x7F | 0x80, n >> 7 & 0x7F | 0x80, n >> 14 & 0x7F | 0x80, n >> 21))
+    if n < 1 << 35:
+        return bytes(
+            (
+                n & 0x7F | 0x80,
+                n >> 7 & 0x7F | 0x80,
+                n >> 14 & 0x7F | 0x80,
+                n >> 21 & 0x7F | 0x80,
+                n >> 28,
+            )
+        )
     out = bytearray()
     while n > 127:
         out.append((n & 0x7F) | 0x80)

@@ -35,6 +35,7 @@ GAMES: tuple[Game[Any, Any], ...] = (
 _BY_NAME = MappingProxyType({game.info.name: game for game in GAMES})
 if len(_BY_NAME) != len(GAMES):
     raise ValueError("two registered games share a name")
+_NAMES = tuple(_BY_NAME)
 
 
 class UnknownGame(RulesError):
@@ -43,7 +44,7 @@ class UnknownGame(RulesError):
 
 def names() -> tuple[str, ...]:
     """Registered games, in registry order."""
-    return tuple(_BY_NAME)
+    return _NAMES
 
 
 def get(name: str) -> Game[Any, Any]:
