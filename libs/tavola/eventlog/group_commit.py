@@ -7,7 +7,7 @@ flight) divided among the writers, at least ``MIN_SHARE`` while that many wait, 
 next statement, so versions stay in order) — and writes it with ``append_sql.statement``.
 Under load the queue fills while a statement runs, so the next one carries many tables'
 moves for the price of one commit, and the writers' commits overlap; alone, an append is
-written at once (no timer, no added latency).
+written at once, by its caller itself (no writer task, no timer, no added latency).
 
 Each caller is answered only after the commit, with its own batch's outcome. If the
 statement fails on a unique key (a writer elsewhere raced one of the batches), nothing of
@@ -63,7 +63,15 @@ class GroupCommit:
 
     async def write(self, batch: Batch) -> tuple[StoredEvent, ...]:
         """Write one stream's batch with whatever else is queued; its events once committed
-        (raises ``asyncpg.UniqueViolationError`` if a key refused this very batch)."""
+        (raises ``asyncpg.UniqueViolationError`` if a key refused this very batch).
+
+        Alone (no statement under way, nothing queued), the caller writes its batch
+        itself: no writer task, no future, two turns of the event loop fewer — most of
+        what a lone append cost beyond its statement; what arrives meanwhile is queued for
+        the other writers as ever. Cancelled meanwhile, its outcome is unknown, as for a
+        connection lost (the store then reads the stream's head again)."""
+        if not self._active and not self._queue:
+            return await self._write_alone(batch)
         waiting = _Waiting(batch)
         self._queue.append(waiting)
         if self._active < self._writers:
@@ -72,6 +80,39 @@ class GroupCommit:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
         return await waiting.answer
+
+    async def _write_alone(self, batch: Batch) -> tuple[StoredEvent, ...]:
+        self._active += 1
+        self._in_flight += 1
+        try:
+            conn = self._kept.pop() if self._kept else await self._pool.acquire()
+            try:
+                sql, args = statement([batch])
+                rows = await conn.fetch(sql, *args)
+            except asyncpg.UniqueViolationError:
+                self._keep(conn)
+                raise
+            except asyncio.CancelledError:
+                # asyncpg asked the server to cancel the statement; the connection goes
+                # back to the pool once that is settled (the pool waits for it)
+                self._release_later(conn)
+                raise
+            except BaseException:
+                conn.terminate()  # as in ``_write``: not given to the next writer
+                await self._pool.release(conn)
+                raise
+            self._keep(conn)
+            self.statements += 1
+            self.batches += 1
+            return batch.stored(cursors(rows))
+        finally:
+            self._in_flight -= 1
+            self._active -= 1
+            if self._queue and self._active < self._writers:  # queued meanwhile
+                self._active += 1
+                task = asyncio.create_task(self._drain())
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
 
     async def _drain(self) -> None:
         try:
@@ -153,9 +194,12 @@ class GroupCommit:
         self._giving_back = None
         kept, self._kept = self._kept, []
         for conn in kept:
-            task = asyncio.create_task(self._pool.release(conn))
-            self._returns.add(task)
-            task.add_done_callback(self._returns.discard)
+            self._release_later(conn)
+
+    def _release_later(self, conn: asyncpg.Connection) -> None:
+        task = asyncio.create_task(self._pool.release(conn))
+        self._returns.add(task)
+        task.add_done_callback(self._returns.discard)
 
 
 def _fail(group: list[_Waiting], error: BaseException) -> None:

@@ -4,6 +4,7 @@ each caller answered with its own outcome — and one statement per append when 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import asyncpg
 import pytest
@@ -44,8 +45,9 @@ async def test_appends_of_many_streams_arriving_together_share_statements(
 async def test_two_writers_share_what_is_under_way_so_their_commits_overlap(
     pool: asyncpg.Pool,
 ) -> None:
-    """48 appends at once, two writers: the first statement takes its half (24) and the
-    second the rest, side by side, rather than one statement carrying all 48."""
+    """48 appends at once, two writers: the first is written alone by its caller (the log
+    was idle), and of the 47 queued meanwhile the next statement takes its share of what is
+    under way (24) and the one after the rest, side by side — not one statement for all."""
     store = PostgresEventStore(pool, SteppingClock(), writers=2)
     sizes: list[int] = []
     write = store.group_commit._write
@@ -57,14 +59,15 @@ async def test_two_writers_share_what_is_under_way_so_their_commits_overlap(
     store.group_commit._write = counted  # type: ignore[method-assign]
     streams = [a_stream() for _ in range(48)]
     await asyncio.gather(*(store.append(s, 0, events(1)) for s in streams))
-    assert sizes == [24, 24]
+    assert sizes == [24, 23]
+    assert store.group_commit.statements == 3
 
 
 async def test_a_writer_takes_at_least_min_share_of_what_is_queued(pool: asyncpg.Pool) -> None:
     store = PostgresEventStore(pool, SteppingClock(), writers=4)
     streams = [a_stream() for _ in range(group_commit.MIN_SHARE)]
     await asyncio.gather(*(store.append(s, 0, events(1)) for s in streams))
-    assert store.group_commit.statements == 1  # not four of two
+    assert store.group_commit.statements == 2  # the first alone, then one: not three of two
 
 
 async def test_an_append_alone_is_one_statement(store: PostgresEventStore) -> None:
@@ -231,3 +234,34 @@ async def test_two_stores_appending_to_one_stream_keep_one_chain(pool: asyncpg.P
     stored = await one.read_stream(stream)
     assert [e.version for e in stored] == list(range(1, 13))
     assert verify_chain(stored) is None
+
+
+async def test_a_lone_append_cancelled_mid_statement_leaves_the_log_usable(
+    pool: asyncpg.Pool,
+) -> None:
+    """A caller writing its batch itself is cancelled while its statement runs: its outcome
+    is unknown (as for a lost connection), the connection goes back to the pool, and the
+    same command again tells what happened — once, whichever it was."""
+    store = PostgresEventStore(pool, SteppingClock(), writers=1)
+    stream = a_stream()
+    await store.append(stream, 0, events(1), command_id="c0")
+    async with pool.acquire() as blocker:  # hold the stream's next version: the insert waits
+        await blocker.execute("BEGIN")
+        await blocker.execute(
+            "SELECT pg_advisory_xact_lock(1); LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE"
+        )
+        attempt = asyncio.create_task(store.append(stream, 1, events(1), command_id="c1"))
+        await asyncio.sleep(0.3)
+        attempt.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await attempt
+        await blocker.execute("ROLLBACK")
+    for _ in range(50):  # the cancelled connection is back once the server settled it
+        if pool.get_size() == pool.get_idle_size() + len(store.group_commit._kept):
+            break
+        await asyncio.sleep(0.1)
+    with contextlib.suppress(DuplicateCommand, ConcurrencyConflict):
+        await store.append(stream, 1, events(1), command_id="c1")  # or it had committed
+    versions = [e.version for e in await store.read_stream(stream)]
+    assert versions == [1, 2]
+    assert verify_chain(await store.read_stream(stream)) is None
