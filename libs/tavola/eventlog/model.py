@@ -217,6 +217,10 @@ def check_append_arguments(
         raise ValueError("event ids within one append must be distinct")
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
 @dataclass(frozen=True)
 class SealedEvent:
     """A new event given its version, timestamp and chain hashes; only its cursor is missing."""
@@ -229,22 +233,31 @@ class SealedEvent:
     hash: bytes
 
     def stored(self, cursor: Cursor) -> StoredEvent:
+        """The event as stored at ``cursor``: what ``StoredEvent(...)`` makes, without its
+        frozen ``__init__`` (an ``object.__setattr__`` per field, on every event appended):
+        the instance gets the very ``__dict__`` the constructor gives it."""
         event = self.event
-        return StoredEvent(
-            stream_id=self.stream_id,
-            version=self.version,
-            cursor=cursor,
-            event_id=event.event_id,
-            type=event.type,
-            schema_version=event.schema_version,
-            rules_version=event.rules_version,
-            payload=event.payload,
-            audience=event.audience,
-            metadata=event.metadata,
-            recorded_at=self.recorded_at,
-            prev_hash=self.prev_hash,
-            hash=self.hash,
+        stored: StoredEvent = _new(StoredEvent)
+        _set(
+            stored,
+            "__dict__",
+            {
+                "stream_id": self.stream_id,
+                "version": self.version,
+                "cursor": cursor,
+                "event_id": event.event_id,
+                "type": event.type,
+                "schema_version": event.schema_version,
+                "rules_version": event.rules_version,
+                "payload": event.payload,
+                "audience": event.audience,
+                "metadata": event.metadata,
+                "recorded_at": self.recorded_at,
+                "prev_hash": self.prev_hash,
+                "hash": self.hash,
+            },
         )
+        return stored
 
 
 def seal(
@@ -272,6 +285,19 @@ def seal(
             metadata=event.metadata,
             recorded_at=recorded_at,
         )
-        sealed.append(SealedEvent(stream_id, version, event, recorded_at, prev_hash, digest))
+        made: SealedEvent = _new(SealedEvent)  # ``SealedEvent(...)``'s very ``__dict__``
+        _set(
+            made,
+            "__dict__",
+            {
+                "stream_id": stream_id,
+                "version": version,
+                "event": event,
+                "recorded_at": recorded_at,
+                "prev_hash": prev_hash,
+                "hash": digest,
+            },
+        )
+        sealed.append(made)
         prev_hash = digest
     return sealed

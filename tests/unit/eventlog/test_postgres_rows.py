@@ -167,3 +167,43 @@ def test_a_sent_timestamp_reads_as_asyncpg_decodes_it(moment: datetime) -> None:
 def test_infinite_timestamps_read_as_asyncpg_decodes_them() -> None:
     assert _timestamptz(((1 << 63) - 1).to_bytes(8, "big", signed=True)) == datetime.max
     assert _timestamptz((-(1 << 63)).to_bytes(8, "big", signed=True)) == datetime.min
+
+
+def test_an_appended_event_is_the_value_the_constructor_makes():
+    sealed = seal(
+        "match-x",
+        2,
+        bytes(32),
+        [NewEvent(RAW, "barbu.CardPlayed", b"\x08\x07", 1, 2, (1, 3), b"m")],
+        STAMP,
+    )[0]
+    made = sealed.stored(Cursor(7, 42))
+    reference = StoredEvent(
+        stream_id="match-x",
+        version=3,
+        cursor=Cursor(7, 42),
+        event_id=RAW,
+        type="barbu.CardPlayed",
+        schema_version=1,
+        rules_version=2,
+        payload=b"\x08\x07",
+        audience=(1, 3),
+        metadata=b"m",
+        recorded_at=STAMP,
+        prev_hash=bytes(32),
+        hash=sealed.hash,
+    )
+    assert made == reference and hash(made) == hash(reference) and repr(made) == repr(reference)
+    assert vars(made) == vars(reference) and list(vars(made)) == list(vars(reference))
+    assert pickle.loads(pickle.dumps(made)) == reference
+    assert copy.copy(made) == reference and dataclasses.replace(made, version=4).version == 4
+
+
+def test_a_sealed_event_is_the_value_the_constructor_makes():
+    from tavola.eventlog.model import SealedEvent
+
+    event = NewEvent(RAW, "barbu.CardPlayed", b"\x08\x07")
+    (made,) = seal("match-x", 0, bytes(32), [event], STAMP)
+    reference = SealedEvent("match-x", 1, event, STAMP, bytes(32), made.hash)
+    assert made == reference and hash(made) == hash(reference) and repr(made) == repr(reference)
+    assert list(vars(made)) == list(vars(reference))
