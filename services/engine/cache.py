@@ -41,6 +41,8 @@ class Entry:
     )  # key: (seat, locale; "" without blocked)
     # the views' bytes as a stream sends them (a serialized StreamEventsResponse), same keys
     view_wire: dict[tuple[int, str], bytes] = field(default_factory=dict)
+    # what the views of this version show every viewer alike (``queries.shared_parts``)
+    shared: tuple[bytes, bytes, bytes, bytes] | None = None
     tail: deque[StoredEvent] | None = None  # only while watched
     # the tail's events as streams send them: per version, each viewer's serialized
     # StreamEventsResponse (spectator first, then seat 0, 1, ...), ``last_in_batch`` and
@@ -66,6 +68,7 @@ class Entry:
     def forget_views(self) -> None:
         self.views.clear()
         self.view_wire.clear()
+        self.shared = None
 
     def events_after(self, version: int) -> list[StoredEvent] | None:
         """The tail's events after ``version``, if the tail reaches back that far."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
@@ -12,9 +12,10 @@ from tavola.match.aggregate import MatchState
 from tavola.match.events import DeadlineSet
 from tavola.protocol import errors
 from tavola.protocol import events as codec
+from tavola.protocol.records import embedded, varint
 from tavola.rules.errors import Reason, RulesError
 from tavola.rules.messages import render
-from tavola.v1 import common_pb2, game_pb2
+from tavola.v1 import game_pb2
 
 
 def stream_of(match_id: str) -> str:
@@ -42,33 +43,45 @@ def standings_pb(state: MatchState) -> list[game_pb2.SeatStanding]:
     return out
 
 
-def blocked_pb(
-    state: MatchState, seat: int, legal: Any, locale: str, view: Any
-) -> list[game_pb2.BlockedAction]:
+BLOCKED_FIELD = game_pb2.GetViewResponse.DESCRIPTOR.fields_by_name["blocked"].number
+
+
+def text_field(number: int, value: str) -> bytes:
+    """A string field as protobuf writes it: nothing for the empty string."""
+    if not value:
+        return b""
+    data = value.encode()
+    return varint(number << 3 | 2) + varint(len(data)) + data
+
+
+def blocked_bytes(
+    state: MatchState, seat: int, legal_codes: set[str], locale: str, view: object
+) -> list[bytes]:
     """The seat's own cards/tiles it cannot play now (in ``view``, the seat's own view),
-    each with the reason (help)."""
-    hand = getattr(view, "hand", ())
-    legal_codes = {state.game.encode_action(a) for a in legal}
+    each with the reason (help), as the ``blocked`` field of a ``GetViewResponse``
+    writes it (the reason's bytes made once per reason and locale)."""
+    game = state.game
     out = []
-    for item in hand:
+    for item in getattr(view, "hand", ()):
         code = getattr(item, "code", None)
         if code is None or code in legal_codes:
             continue
         try:
-            action = state.game.decode_action(code)
+            action = game.decode_action(code)
         except RulesError:
             continue
-        reason = state.game.why_illegal(state.game_state, seat, action)
+        reason = game.why_illegal(state.game_state, seat, action)
         if reason is not None:
-            out.append(game_pb2.BlockedAction(code=code, reason=_shown(reason, locale)))
+            shown = embedded(2, _shown_bytes(reason, locale))
+            out.append(embedded(BLOCKED_FIELD, text_field(1, code) + shown))
     return out
 
 
 @functools.lru_cache(maxsize=4096)
-def _shown(reason: Reason, locale: str) -> common_pb2.Reason:
-    """A reason with its text in ``locale``, made once: the same few reasons block the same
-    cards move after move (a message field is copied into the response that holds it)."""
-    return codec.reason_to_pb(reason, render(reason, locale))
+def _shown_bytes(reason: Reason, locale: str) -> bytes:
+    """A reason with its text in ``locale``, serialized once: the same few reasons block
+    the same cards move after move."""
+    return codec.reason_to_pb(reason, render(reason, locale)).SerializeToString()
 
 
 def deadline_pb(deadline: DeadlineSet) -> game_pb2.SeatDeadline:

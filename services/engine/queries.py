@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING
 
 from services.engine.callers import Caller, Service
 from services.engine.mapping import (
-    blocked_pb,
+    blocked_bytes,
     check_id,
     deadline_pb,
     standings_pb,
     stream_of,
+    text_field,
 )
 from tavola.bots import decision_seed
 from tavola.bots.interface import Knowledge
@@ -82,9 +83,66 @@ def view_of(
     """The seat's (or a spectator's) view of the match, with its legal actions and (unless
     ``blocked`` is False: the platform's bots never read them) their labels and the reasons
     its other cards or tiles cannot be played now."""
-    response, view = _view_parts(state, seat, locale, blocked)
-    response.view.MergeFromString(view)
-    return response
+    return game_pb2.GetViewResponse.FromString(view_bytes(state, seat, locale, blocked))
+
+
+def view_bytes(
+    state: MatchState,
+    seat: int,
+    locale: str,
+    blocked: bool = True,
+    shared: tuple[bytes, bytes, bytes, bytes] | None = None,
+) -> bytes:
+    """``view_of(...).SerializeToString()``, byte for byte, written from parts: what every
+    viewer of a version is shown alike (version; to act; finished, standings, game;
+    deadlines, away — ``shared_parts``, made once per version for all its viewers) around
+    what is the seat's own (its view's record, legal actions, blocked cards), each part in
+    its field's place as protobuf orders them (``GetViewResponse``'s numbers)."""
+    version, to_act, middle, tail = shared if shared is not None else shared_parts(state)
+    game = state.game
+    viewer = None if seat == SPECTATOR else seat
+    seen = game.view(state.game_state, viewer)
+    parts = [version, embedded(VIEW_FIELD, record_bytes(seen, _view_name(state))), to_act]
+    if viewer is not None and state.ended is None:
+        legal = game.legal_actions(state.game_state, seat)
+        encode = game.encode_action
+        if blocked:
+            describe = game.describe_action
+            codes = set()
+            for action in legal:
+                code = encode(action)
+                codes.add(code)
+                label = text_field(2, describe(action))
+                parts.append(embedded(LEGAL_FIELD, text_field(1, code) + label))
+            parts.append(middle)
+            parts.extend(blocked_bytes(state, seat, codes, locale, seen))
+        else:  # the platform's bots read the codes only
+            parts.extend(embedded(LEGAL_FIELD, text_field(1, encode(action))) for action in legal)
+            parts.append(middle)
+    else:
+        parts.append(middle)
+    parts.append(tail)
+    return b"".join(parts)
+
+
+def shared_parts(state: MatchState) -> tuple[bytes, bytes, bytes, bytes]:
+    """The fields of a version's ``GetViewResponse`` that are the same for every viewer,
+    serialized in the four runs its own fields fall between: version (1); to act (3);
+    finished, standings, game (5-7); deadlines, away (9-10)."""
+    response = game_pb2.GetViewResponse
+    return (
+        scalar(1, state.version),
+        response(to_act=sorted(state.to_act())).SerializeToString(),
+        response(
+            finished=state.ended is not None, standings=standings_pb(state), game=state.created.game
+        ).SerializeToString(),
+        response(
+            deadlines=[deadline_pb(d) for d in state.deadlines], away=sorted(state.away)
+        ).SerializeToString(),
+    )
+
+
+LEGAL_FIELD = game_pb2.GetViewResponse.DESCRIPTOR.fields_by_name["legal_actions"].number
 
 
 def bot_view_bytes(state: MatchState, seat: int) -> bytes:
@@ -137,36 +195,12 @@ def _view_name(state: MatchState) -> str:
     return name
 
 
-def _view_parts(
-    state: MatchState, seat: int, locale: str, blocked: bool
-) -> tuple[game_pb2.GetViewResponse, bytes]:
-    """The response without its view, and the view's record bytes."""
-    game = state.game
-    viewer = None if seat == SPECTATOR else seat
-    seen = game.view(state.game_state, viewer)
-    view = record_bytes(seen, f"{state.created.game}.View")
-    response = game_pb2.GetViewResponse(
-        version=state.version,
-        to_act=sorted(state.to_act()),
-        finished=state.ended is not None,
-        standings=standings_pb(state),
-        game=state.created.game,
-        deadlines=[deadline_pb(d) for d in state.deadlines],
-        away=sorted(state.away),
-    )
-    if viewer is not None and state.ended is None:
-        legal = game.legal_actions(state.game_state, seat)
-        if blocked:
-            response.legal_actions.extend(
-                game_pb2.LegalAction(code=game.encode_action(a), label=game.describe_action(a))
-                for a in legal
-            )
-            response.blocked.extend(blocked_pb(state, seat, legal, locale, seen))
-        else:  # the platform's bots read the codes only
-            response.legal_actions.extend(
-                game_pb2.LegalAction(code=game.encode_action(a)) for a in legal
-            )
-    return response, view
+def _shared(entry: Entry) -> tuple[bytes, bytes, bytes, bytes]:
+    """``shared_parts`` of the entry's version, made once for all its viewers."""
+    shared = entry.shared
+    if shared is None:
+        shared = entry.shared = shared_parts(entry.state)
+    return shared
 
 
 def watchable(state: MatchState) -> None:
@@ -229,9 +263,10 @@ class QueryMixin:
         if data is None:
             view = entry.views.get(key)
             if view is None:
-                view = entry.views[key] = view_of(state, seat, locale, blocked)
-            data = embedded(STREAM_VIEW_FIELD, view.SerializeToString())
-            entry.view_wire[key] = data
+                made = view_bytes(state, seat, locale, blocked, _shared(entry))
+            else:
+                made = view.SerializeToString()
+            data = entry.view_wire[key] = embedded(STREAM_VIEW_FIELD, made)
         return state.version, data
 
     async def _viewable(self, request: game_pb2.GetViewRequest, caller: Caller) -> MatchState:
@@ -259,7 +294,8 @@ class QueryMixin:
         key = (seat, locale if blocked else "")
         cached = entry.views.get(key)
         if cached is None:
-            cached = entry.views[key] = view_of(state, seat, locale, blocked)
+            made = view_bytes(state, seat, locale, blocked, _shared(entry))
+            cached = entry.views[key] = game_pb2.GetViewResponse.FromString(made)
         answer = game_pb2.GetViewResponse()
         answer.CopyFrom(cached)
         return answer

@@ -130,13 +130,13 @@ async def test_a_view_is_computed_once_per_seat_and_version(monkeypatch):
     fx = engine_fixture()
     await fx.create()
     computed = []
-    real = queries.view_of
+    real = queries.view_bytes
 
     def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
         computed.append(args[1])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(queries, "view_of", counting)
+    monkeypatch.setattr(queries, "view_bytes", counting)
     views = [await fx.view("m1", 0) for _ in range(3)]
     assert computed == [0] and views[0] == views[2]
     views[0].ClearField("version")  # each caller gets its own copy
