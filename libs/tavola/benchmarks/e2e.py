@@ -6,7 +6,8 @@ log's append rate at the same concurrencies; the platform as processes (engine, 
 scoring, bots) with the rate limits the bench switches off printed; two long matches for
 the read figures; tables of the platform's bots and tables of gRPC clients (one account per
 seat) at each concurrency over a fixed window, the clients polling (three calls a move)
-and then following their streams with views pushed (one call a move); cold replay,
+and then following their streams with views pushed (one call a move), then those at a
+player's pace (the latency of an engine that is not saturated); cold replay,
 reconnect-to-live; memory per idle table. Every ratio is to an anchor measured minutes
 before in the same run.
 """
@@ -39,6 +40,8 @@ LOG_GOALS = {1: 0.8, 16: 1.0, 64: 1.0}  # event log appends / raw one-row commit
 MOVES_GOAL = 2000  # moves/s at 64 tables
 RAW_SHARE_GOAL = 0.25  # moves/s / raw commits/s at 16 and 64 tables
 ENGINE_CPU_GOAL_MS = 0.5
+PACED_TABLES = 16  # the paced point's tables (the latency goal's concurrency)
+PACE_S = 0.25  # a quick player's seconds between seeing a view and acting on it
 KINDS = ("bots", "clients", "streams")  # the e2e points' tables, in the order they run
 LIMITS_OFF = "address=off,read=off,account=off,create_table=off,lobby=off,stream_open=off,act=off"
 
@@ -127,6 +130,7 @@ async def _point(
     processes: Processes,
     raw: dict[int, float],
     engines: list[int] | None = None,
+    paced: bool = False,
 ) -> Point:
     point = Point()
     tasks = [make(i, point) for i in range(count)]
@@ -148,13 +152,15 @@ async def _point(
     ratio = f" = {rate / anchor:6.3f}x raw at {count}" if anchor else ""
     goal = (
         f" (goal: >= {MOVES_GOAL:,} moves/s at 64, >= {RAW_SHARE_GOAL}x raw at 16 and 64)"
-        if count in (16, 64)
+        if count in (16, 64) and not paced
         else ""
     )
     say(f"{label} {count:>2} tables: {rate:8.1f} moves/s{ratio}{goal}")
     if point.latencies:
         goal = " (goal at 16 tables: p50 <= 5 ms, p99 <= 15 ms)" if count == 16 else ""
         say(f"   SubmitAction {measure.quantiles(point.latencies).ms()}{goal}")
+    if point.seen:
+        say(f"   move to its view on the mover's stream {measure.quantiles(point.seen).ms()}")
     p50 = measure.histogram_quantile(
         before_metrics, after_metrics, "tavola_engine_command_seconds", 0.5
     )
@@ -261,6 +267,27 @@ async def _drive(
                     )
 
                 await _point("streams", count, streaming, options, port, processes, raw)
+            if "streams" in options.kinds:
+                count = (
+                    PACED_TABLES
+                    if PACED_TABLES in options.concurrency
+                    else max(options.concurrency)
+                )
+                say(
+                    f"-- the same at a player's pace: each seat acts {PACE_S:.2f} s after its"
+                    " view (the engine not saturated: latency is service time, not a queue) --"
+                )
+
+                def paced(i: int, point: Point) -> asyncio.Task[None]:
+                    return asyncio.create_task(
+                        tables.client_table(
+                            admin, apis[4 * i : 4 * i + 4], i, point, streaming=True, pace=PACE_S
+                        )
+                    )
+
+                await _point(
+                    "paced streams", count, paced, options, port, processes, raw, paced=True
+                )
         finally:
             for extra in channels:
                 await extra.close()

@@ -9,6 +9,7 @@ all playing, and closes it; then no new match starts and the running ones finish
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import time
 from collections.abc import Sequence
@@ -79,6 +80,8 @@ class Point:
     stopping: bool = False
     moves: int = 0
     latencies: list[float] = field(default_factory=list)
+    # streams: from a move's SubmitAction to the view after it on the mover's own stream
+    seen: list[float] = field(default_factory=list)
     matches_started: int = 0
     matches_finished: int = 0
     errors: list[str] = field(default_factory=list)
@@ -117,7 +120,7 @@ class Finishes:
     engine about a fifth of its CPU. A table that has left the list is confirmed with
     one ``GetMatch`` (the lobby follows the match's end from the bus)."""
 
-    def __init__(self, admin: Api, poll: float = 0.5) -> None:
+    def __init__(self, admin: Api, poll: float = 0.05) -> None:
         self._admin = admin
         self._poll = poll
         self._waiting: dict[str, tuple[str, asyncio.Future[None]]] = {}
@@ -179,12 +182,15 @@ async def client_table(
     seed: int = 0,
     *,
     streaming: bool = False,
+    pace: float = 0.0,
 ) -> None:
     """One table whose every seat is its own account's gRPC client, playing random legal
     actions (SubmitAction timed). Polling (``streaming`` off): each move the seat on turn
     asks the spectator's view and then its own, three calls a move. Streaming: every seat
-    follows ``StreamEvents`` with its views pushed and acts on them, one call a move."""
-    play = _play_streaming if streaming else _play
+    follows ``StreamEvents`` with its views pushed and acts on them, one call a move —
+    at once, or ``pace`` seconds after its view came (a player's pace, not the most the
+    engine can take: its latency then is service time, not a queue's)."""
+    play = functools.partial(_play_streaming, pace=pace) if streaming else _play
     rng = random.Random(seed * 1000 + index)
     rotation = index
     while not point.stopping:
@@ -252,10 +258,17 @@ async def _play(
 
 
 async def _play_streaming(
-    seats: Sequence[Api], tokens: list[str], match_id: str, point: Point, rng: random.Random
+    seats: Sequence[Api],
+    tokens: list[str],
+    match_id: str,
+    point: Point,
+    rng: random.Random,
+    pace: float = 0.0,
 ) -> None:
     """Every seat follows its stream with views (``StreamEvents`` ``views``) until the match
-    ends, and submits a random legal action whenever its pushed view says it is to act."""
+    ends, and submits a random legal action whenever its pushed view says it is to act
+    (``pace`` seconds after it came); the time from each move's SubmitAction to the view
+    after it on the mover's stream is kept too (``Point.seen``)."""
 
     async def follow(seat: int) -> None:
         api = seats[seat]
@@ -263,12 +276,19 @@ async def _play_streaming(
             match_id=match_id, seat=seat, seat_token=tokens[seat], until_end=True, views=True
         )
         moves = 0
+        waiting: tuple[float, int] | None = None  # a move's start, and the version it made
         async for response in api.game.StreamEvents(request, metadata=api.metadata):
             if not response.HasField("view"):
                 continue
             view = response.view
+            if waiting is not None and view.version >= waiting[1]:
+                if point.window:
+                    point.seen.append(time.perf_counter() - waiting[0])
+                waiting = None
             if view.finished or seat not in view.to_act or not view.legal_actions:
                 continue
+            if pace:
+                await asyncio.sleep(pace)
             move = game_pb2.SubmitActionRequest(
                 match_id=match_id,
                 seat=seat,
@@ -278,25 +298,28 @@ async def _play_streaming(
                 action=view.legal_actions[rng.randrange(len(view.legal_actions))].code,
             )
             moves += 1  # a refused id is not used again either
-            await _submit(api, move, point)  # refused: the view after the timer's move follows
+            started = time.perf_counter()
+            made = await _submit(api, move, point)  # refused: the view after the timer's move
+            if made:
+                waiting = (started, made)
 
     await asyncio.gather(*(follow(seat) for seat in range(len(tokens))))
 
 
-async def _submit(api: Api, request: game_pb2.SubmitActionRequest, point: Point) -> bool:
-    """Submit a move, timed while the window is open; False if a timer moved first
-    (ABORTED: the version moved on)."""
+async def _submit(api: Api, request: game_pb2.SubmitActionRequest, point: Point) -> int:
+    """Submit a move, timed while the window is open: the match's version after it, or 0
+    if a timer moved first (ABORTED: the version moved on)."""
     started = time.perf_counter()
     try:
-        await api.call(api.game.SubmitAction, request)
+        answer = await api.call(api.game.SubmitAction, request)
     except grpc.aio.AioRpcError as error:
         if error.code() != grpc.StatusCode.ABORTED:
             raise
-        return False
+        return 0
     if point.window:
         point.latencies.append(time.perf_counter() - started)
         point.moves += 1
-    return True
+    return int(answer.version) or 1
 
 
 async def drain(tasks: list[asyncio.Task[None]], point: Point, timeout: float) -> None:
