@@ -26,7 +26,7 @@ import grpc
 
 from tavola.accounts.local import ensure_account
 from tavola.accounts.model import Kind
-from tavola.benchmarks import database, measure, reads, tables
+from tavola.benchmarks import database, grpc_floor, measure, reads, tables
 from tavola.benchmarks.tables import Api, Point
 from tavola.cli.platform import Platform, wait_healthy
 from tavola.eventlog.migrate import migrate
@@ -131,6 +131,7 @@ async def _point(
     raw: dict[int, float],
     engines: list[int] | None = None,
     paced: bool = False,
+    floor: grpc_floor.Floor | None = None,
 ) -> Point:
     point = Point()
     tasks = [make(i, point) for i in range(count)]
@@ -169,6 +170,15 @@ async def _point(
     )
     say(f"   engine's own command time: p50 <= {p50 * 1000:.1f} ms, p99 <= {p99 * 1000:.1f} ms")
     say(f"   {cpu_line(before_cpu, after_cpu, moves)}")
+    if floor is not None and moves:
+        rpcs = "tavola_grpc_server_started_total"
+        calls = (after_metrics.get(rpcs, 0.0) - before_metrics.get(rpcs, 0.0)) / moves
+        messages = point.messages / moves
+        say(
+            f"   gRPC alone: {calls:.2f} calls and {messages:.2f} stream messages a move"
+            f" = at least {floor.of(calls, messages):.2f} ms of the engine's CPU a move in"
+            " grpc.aio itself (the bare server's floor)"
+        )
     for error in point.errors[:3]:
         say(f"   ! {error}")
     return point
@@ -238,6 +248,19 @@ async def _drive(
             await _two_engines(platform, admin, options, processes, raw)
         if "clients" not in options.kinds and "streams" not in options.kinds:
             return
+        say(
+            "-- the anchor of the client points: a bare grpc.aio server (no interceptor, no"
+            " work) in a process of its own --"
+        )
+        floor = await grpc_floor.measure()
+        say(
+            f"unary call, {grpc_floor.IN_FLIGHT} in flight: {floor.calls_per_s:8.0f} calls/s,"
+            f" server CPU {floor.unary_us:.0f} us a call"
+        )
+        say(
+            f"server streams, {grpc_floor.IN_FLIGHT} at once: {floor.messages_per_s:8.0f}"
+            f" messages/s, server CPU {floor.message_us:.0f} us a message"
+        )
         seats_needed = 4 * max(options.concurrency)
         say(f"-- tables of gRPC clients, one account per seat ({seats_needed} accounts) --")
         seat_tokens = await tables.new_accounts(admin, f"bench{os.getpid() % 10000}-", seats_needed)
@@ -251,7 +274,7 @@ async def _drive(
                         tables.client_table(admin, apis[4 * i : 4 * i + 4], i, point)
                     )
 
-                await _point("clients", count, clients, options, port, processes, raw)
+                await _point("clients", count, clients, options, port, processes, raw, floor=floor)
             if "streams" in options.kinds:
                 say(
                     "-- the same, each seat following StreamEvents with its views pushed"
@@ -266,7 +289,9 @@ async def _drive(
                         )
                     )
 
-                await _point("streams", count, streaming, options, port, processes, raw)
+                await _point(
+                    "streams", count, streaming, options, port, processes, raw, floor=floor
+                )
             if "streams" in options.kinds:
                 count = (
                     PACED_TABLES
@@ -286,7 +311,15 @@ async def _drive(
                     )
 
                 await _point(
-                    "paced streams", count, paced, options, port, processes, raw, paced=True
+                    "paced streams",
+                    count,
+                    paced,
+                    options,
+                    port,
+                    processes,
+                    raw,
+                    paced=True,
+                    floor=floor,
                 )
         finally:
             for extra in channels:

@@ -82,6 +82,7 @@ class Point:
     latencies: list[float] = field(default_factory=list)
     # streams: from a move's SubmitAction to the view after it on the mover's own stream
     seen: list[float] = field(default_factory=list)
+    messages: int = 0  # stream messages received while the window was open
     matches_started: int = 0
     matches_finished: int = 0
     errors: list[str] = field(default_factory=list)
@@ -278,6 +279,8 @@ async def _play_streaming(
         moves = 0
         waiting: tuple[float, int] | None = None  # a move's start, and the version it made
         async for response in api.game.StreamEvents(request, metadata=api.metadata):
+            if point.window:
+                point.messages += 1
             if not response.HasField("view"):
                 continue
             view = response.view
