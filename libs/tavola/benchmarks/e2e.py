@@ -170,6 +170,12 @@ async def _point(
     )
     say(f"   engine's own command time: p50 <= {p50 * 1000:.1f} ms, p99 <= {p99 * 1000:.1f} ms")
     say(f"   {cpu_line(before_cpu, after_cpu, moves)}")
+    if moves:
+        point.engine_cpu = {
+            name: (after_cpu.get(name, 0.0) - before_cpu.get(name, 0.0)) / moves
+            for name in after_cpu
+            if name.startswith("engine")
+        }
     if floor is not None and moves:
         rpcs = "tavola_grpc_server_started_total"
         calls = (after_metrics.get(rpcs, 0.0) - before_metrics.get(rpcs, 0.0)) / moves
@@ -238,14 +244,17 @@ async def _drive(
         admin = Api(channel, token)
         say("-- tables of the platform's bots (easy, think_ms 10), every game in turn --")
         finishes = tables.Finishes(admin)
+        one_engine: dict[str, float] = {}
         for count in options.concurrency if "bots" in options.kinds else ():
 
             def bots(i: int, point: Point) -> asyncio.Task[None]:
                 return asyncio.create_task(tables.bot_table(admin, i, point, finishes))
 
-            await _point("bots", count, bots, options, port, processes, raw)
+            one_engine = (
+                await _point("bots", count, bots, options, port, processes, raw)
+            ).engine_cpu
         if options.scale_out and "bots" in options.kinds:
-            await _two_engines(platform, admin, options, processes, raw)
+            await _two_engines(platform, admin, options, processes, raw, one_engine)
         if "clients" not in options.kinds and "streams" not in options.kinds:
             return
         say(
@@ -332,11 +341,14 @@ async def _two_engines(
     options: Options,
     processes: Processes,
     raw: dict[int, float],
+    one_engine: dict[str, float],
 ) -> None:
     """The same bot tables with two engines sharing the partitions (one gRPC port: the
     kernel spreads connections; the bots reach each table's writer directly): engine CPU
-    per move with two engines against one — what decides how two engines scale on a
-    machine with the cores for them (docs/scaling.md)."""
+    per move with two engines against one (``one_engine``, the last bots point's) — what
+    decides how two engines scale on a machine with the cores for them (docs/scaling.md).
+    With a core each, the busier engine saturates first: two give ``one / max(each)``
+    times one engine's rate (``one / (sum / 2)`` were their work split evenly)."""
     count = max(options.concurrency)
     say(f"-- scale out: {count} tables of bots, two engines sharing the 64 partitions --")
     platform.start("engine", replica=1)
@@ -359,9 +371,20 @@ async def _two_engines(
         return asyncio.create_task(tables.bot_table(admin, i, point, finishes))
 
     try:
-        await _point("bots, 2 engines,", count, bots, options, ports[0], processes, raw, ports)
+        two = await _point(
+            "bots, 2 engines,", count, bots, options, ports[0], processes, raw, ports
+        )
     finally:
         platform.stop("engine-1")
+    one = one_engine.get("engine", 0.0)
+    shares = [two.engine_cpu.get(name, 0.0) for name in ("engine", "engine-1")]
+    if one and min(shares) > 0:
+        say(
+            f"   with a core for each engine: two give {one / max(shares):.2f}x one as their"
+            f" work split here, {2 * one / sum(shares):.2f}x split evenly (goal >= 1.7x;"
+            f" engine CPU a move: one engine {one * 1000:.2f} ms, two"
+            f" {shares[0] * 1000:.2f} + {shares[1] * 1000:.2f} ms)"
+        )
 
 
 async def _cold(platform: Platform, token: str, database_url: str, options: Options) -> None:

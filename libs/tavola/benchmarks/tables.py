@@ -83,6 +83,8 @@ class Point:
     # streams: from a move's SubmitAction to the view after it on the mover's own stream
     seen: list[float] = field(default_factory=list)
     messages: int = 0  # stream messages received while the window was open
+    # CPU seconds a move of each engine process ("engine", "engine-1"), once measured
+    engine_cpu: dict[str, float] = field(default_factory=dict)
     matches_started: int = 0
     matches_finished: int = 0
     errors: list[str] = field(default_factory=list)
