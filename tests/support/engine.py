@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import uuid
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -14,6 +15,8 @@ from services.engine.callers import Service
 from tavola.accounts.model import KIND_SCOPES, Kind, Principal
 from tavola.bots.interface import Budget
 from tavola.eventlog.memory import InMemoryEventStore
+from tavola.match.aggregate import MatchState
+from tavola.protocol.envelopes import SPECTATOR
 from tavola.v1 import events_pb2, game_pb2, internal_pb2
 
 
@@ -171,6 +174,25 @@ class EngineFixture:
             ),
             await self.caller(match_id, seat),
         )
+
+    async def states(self, match_id: str = "m1") -> AsyncIterator[MatchState]:
+        """Each state of the match as its seats on turn play their first legal action (a
+        pause the game asks for is waited out) until it ends."""
+        for _ in range(3_000):
+            state = await self.engine.load(match_id)
+            yield state
+            if state.ended is not None:
+                return
+            spectator = await self.view(match_id, SPECTATOR)
+            if spectator.to_act:
+                seat = spectator.to_act[0]
+                await self.act(
+                    match_id, seat, (await self.view(match_id, seat)).legal_actions[0].code
+                )
+            else:
+                self.now.ms += 60_000
+                await self.engine.fire_due()
+        raise AssertionError("the match did not end")
 
     async def play_to_end(self, match_id: str, max_moves: int = 10_000) -> int:
         """Each seat on turn plays its first legal action; returns moves made."""

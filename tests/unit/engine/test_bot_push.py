@@ -223,7 +223,7 @@ async def test_envelopes_written_directly_are_protobufs_bytes_for_every_viewer(g
     without a table id (the relay publishes without), byte for byte protobuf's."""
     fx = engine_fixture()
     await fx.create(game, options=options)
-    async for _ in played(fx):
+    async for _ in fx.states():
         pass
     viewers = [FULL, SPECTATOR, 0, 1, 2, 3]
     for stored in await fx.store.read_stream("match-m1"):
@@ -239,7 +239,7 @@ async def test_a_pushed_view_is_get_views_answer_less_what_bots_do_not_read(game
     ``GetView`` answers the bot service, without labels, standings, deadlines, away."""
     fx = engine_fixture()
     await fx.create(game, options=options)
-    async for state in played(fx):
+    async for state in fx.states():
         for seat in range(state.players):
             answer = view_of(state, seat, "en", blocked=False)
             for field in ("standings", "deadlines", "away"):
@@ -247,24 +247,6 @@ async def test_a_pushed_view_is_get_views_answer_less_what_bots_do_not_read(game
             for legal in answer.legal_actions:
                 legal.label = ""
             assert game_pb2.GetViewResponse.FromString(bot_view_bytes(state, seat)) == answer
-
-
-async def played(fx):  # type: ignore[no-untyped-def]
-    """Each state of match m1 as its seats on turn play their first legal action (a pause
-    the game asks for is waited out) until it ends."""
-    for _ in range(2_000):
-        state = await fx.engine.load("m1")
-        yield state
-        if state.ended is not None:
-            return
-        spectator = await fx.view("m1", SPECTATOR)
-        if spectator.to_act:
-            seat = spectator.to_act[0]
-            await fx.act("m1", seat, (await fx.view("m1", seat)).legal_actions[0].code)
-        else:
-            fx.now.ms += 60_000
-            await fx.engine.fire_due()
-    raise AssertionError("the match did not end")
 
 
 async def test_a_level_that_reads_no_view_is_pushed_none_and_one_that_does_gets_it():
