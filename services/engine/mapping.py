@@ -12,7 +12,7 @@ from tavola.match.aggregate import MatchState
 from tavola.match.events import DeadlineSet
 from tavola.protocol import errors
 from tavola.protocol import events as codec
-from tavola.protocol.records import embedded, varint
+from tavola.protocol.records import embedded, text
 from tavola.rules.errors import Reason, RulesError
 from tavola.rules.messages import render
 from tavola.v1 import game_pb2
@@ -46,14 +46,6 @@ def standings_pb(state: MatchState) -> list[game_pb2.SeatStanding]:
 BLOCKED_FIELD = game_pb2.GetViewResponse.DESCRIPTOR.fields_by_name["blocked"].number
 
 
-def text_field(number: int, value: str) -> bytes:
-    """A string field as protobuf writes it: nothing for the empty string."""
-    if not value:
-        return b""
-    data = value.encode()
-    return varint(number << 3 | 2) + varint(len(data)) + data
-
-
 def blocked_bytes(
     state: MatchState, seat: int, legal_codes: set[str], locale: str, view: object
 ) -> list[bytes]:
@@ -73,7 +65,7 @@ def blocked_bytes(
         reason = game.why_illegal(state.game_state, seat, action)
         if reason is not None:
             shown = embedded(2, _shown_bytes(reason, locale))
-            out.append(embedded(BLOCKED_FIELD, text_field(1, code) + shown))
+            out.append(embedded(BLOCKED_FIELD, text(1, code) + shown))
     return out
 
 

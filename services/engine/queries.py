@@ -21,7 +21,6 @@ from services.engine.mapping import (
     deadline_pb,
     standings_pb,
     stream_of,
-    text_field,
 )
 from tavola.bots import decision_seed
 from tavola.bots.interface import Knowledge
@@ -33,7 +32,7 @@ from tavola.match.aggregate import MatchState
 from tavola.protocol import errors, records_export
 from tavola.protocol import events as codec
 from tavola.protocol.envelopes import SPECTATOR, stream_envelopes, to_envelope
-from tavola.protocol.records import embedded, record_bytes, scalar, varint
+from tavola.protocol.records import embedded, record_bytes, scalar, text, varint
 from tavola.rules.errors import RulesError
 from tavola.rules.messages import render
 from tavola.v1 import events_pb2, game_pb2, lobby_pb2
@@ -43,6 +42,7 @@ if TYPE_CHECKING:
     from services.engine.cache import Entry, MatchCache
 
 VIEW_FIELD = game_pb2.GetViewResponse.DESCRIPTOR.fields_by_name["view"].number
+LEGAL_FIELD = game_pb2.GetViewResponse.DESCRIPTOR.fields_by_name["legal_actions"].number
 _STREAM_FIELDS = game_pb2.StreamEventsResponse.DESCRIPTOR.fields_by_name
 STREAM_EVENT_FIELD, STREAM_VIEW_FIELD = (
     _STREAM_FIELDS["event"].number,
@@ -102,27 +102,25 @@ def view_bytes(
     game = state.game
     viewer = None if seat == SPECTATOR else seat
     seen = game.view(state.game_state, viewer)
-    parts = [version, embedded(VIEW_FIELD, record_bytes(seen, _view_name(state))), to_act]
+    legal: list[bytes] = []
+    refused: list[bytes] = []
     if viewer is not None and state.ended is None:
-        legal = game.legal_actions(state.game_state, seat)
         encode = game.encode_action
         if blocked:
             describe = game.describe_action
             codes = set()
-            for action in legal:
+            for action in game.legal_actions(state.game_state, seat):
                 code = encode(action)
                 codes.add(code)
-                label = text_field(2, describe(action))
-                parts.append(embedded(LEGAL_FIELD, text_field(1, code) + label))
-            parts.append(middle)
-            parts.extend(blocked_bytes(state, seat, codes, locale, seen))
+                legal.append(embedded(LEGAL_FIELD, text(1, code) + text(2, describe(action))))
+            refused = blocked_bytes(state, seat, codes, locale, seen)
         else:  # the platform's bots read the codes only
-            parts.extend(embedded(LEGAL_FIELD, text_field(1, encode(action))) for action in legal)
-            parts.append(middle)
-    else:
-        parts.append(middle)
-    parts.append(tail)
-    return b"".join(parts)
+            legal = [
+                embedded(LEGAL_FIELD, text(1, encode(action)))
+                for action in game.legal_actions(state.game_state, seat)
+            ]
+    view = embedded(VIEW_FIELD, record_bytes(seen, _view_name(state)))
+    return b"".join([version, view, to_act, *legal, middle, *refused, tail])
 
 
 def shared_parts(state: MatchState) -> tuple[bytes, bytes, bytes, bytes]:
@@ -140,9 +138,6 @@ def shared_parts(state: MatchState) -> tuple[bytes, bytes, bytes, bytes]:
             deadlines=[deadline_pb(d) for d in state.deadlines], away=sorted(state.away)
         ).SerializeToString(),
     )
-
-
-LEGAL_FIELD = game_pb2.GetViewResponse.DESCRIPTOR.fields_by_name["legal_actions"].number
 
 
 def bot_view_bytes(state: MatchState, seat: int) -> bytes:
@@ -163,12 +158,10 @@ def bot_view_bytes(state: MatchState, seat: int) -> bytes:
         parts.append(embedded(3, b"".join(varint(s) for s in to_act)))
     if state.ended is None:
         for action in game.legal_actions(state.game_state, seat):
-            code = game.encode_action(action).encode()
-            parts.append(embedded(4, b"\x0a" + varint(len(code)) + code))
+            parts.append(embedded(LEGAL_FIELD, text(1, game.encode_action(action))))
     else:
         parts.append(b"\x28\x01")  # finished = true
-    name = state.created.game.encode()
-    parts.append(b"\x3a" + varint(len(name)) + name)
+    parts.append(text(7, state.created.game))
     return b"".join(parts)
 
 

@@ -107,17 +107,22 @@ class Processes:
         return out
 
 
-def cpu_line(before: dict[str, float], after: dict[str, float], moves: int) -> str:
-    if not moves:
+def per_move(before: dict[str, float], after: dict[str, float], moves: int) -> dict[str, float]:
+    """Each process's CPU seconds a move between two readings."""
+    return {k: (after.get(k, 0.0) - before.get(k, 0.0)) / moves for k in after}
+
+
+def cpu_line(used: dict[str, float]) -> str:
+    """``per_move``'s figures as the bench prints them."""
+    if not used:
         return "no moves"
-    used = {k: after.get(k, 0.0) - before.get(k, 0.0) for k in after}
     engine = sum(v for k, v in used.items() if k.startswith("engine"))
     platform = sum(v for k, v in used.items() if k != "bench")
-    parts = ", ".join(f"{k} {v * 1000 / moves:.2f}" for k, v in sorted(used.items()) if v > 0)
+    parts = ", ".join(f"{k} {v * 1000:.2f}" for k, v in sorted(used.items()) if v > 0)
     return (
-        f"engine CPU {engine * 1000 / moves:.2f} ms/move (goal <= {ENGINE_CPU_GOAL_MS} ms);"
+        f"engine CPU {engine * 1000:.2f} ms/move (goal <= {ENGINE_CPU_GOAL_MS} ms);"
         " all platform processes "
-        f"{platform * 1000 / moves:.2f} ms/move ({parts})"
+        f"{platform * 1000:.2f} ms/move ({parts})"
     )
 
 
@@ -169,13 +174,9 @@ async def _point(
         before_metrics, after_metrics, "tavola_engine_command_seconds", 0.99
     )
     say(f"   engine's own command time: p50 <= {p50 * 1000:.1f} ms, p99 <= {p99 * 1000:.1f} ms")
-    say(f"   {cpu_line(before_cpu, after_cpu, moves)}")
-    if moves:
-        point.engine_cpu = {
-            name: (after_cpu.get(name, 0.0) - before_cpu.get(name, 0.0)) / moves
-            for name in after_cpu
-            if name.startswith("engine")
-        }
+    used = per_move(before_cpu, after_cpu, moves) if moves else {}
+    say(f"   {cpu_line(used)}")
+    point.engine_cpu = {k: v for k, v in used.items() if k.startswith("engine")}
     if floor is not None and moves:
         rpcs = "tavola_grpc_server_started_total"
         calls = (after_metrics.get(rpcs, 0.0) - before_metrics.get(rpcs, 0.0)) / moves
@@ -301,7 +302,7 @@ async def _drive(
                 await _point(
                     "streams", count, streaming, options, port, processes, raw, floor=floor
                 )
-            if "streams" in options.kinds:
+            if "streams" in options.kinds:  # then a player's pace
                 count = (
                     PACED_TABLES
                     if PACED_TABLES in options.concurrency
@@ -312,7 +313,7 @@ async def _drive(
                     " view (the engine not saturated: latency is service time, not a queue) --"
                 )
 
-                def paced(i: int, point: Point) -> asyncio.Task[None]:
+                def at_pace(i: int, point: Point) -> asyncio.Task[None]:
                     return asyncio.create_task(
                         tables.client_table(
                             admin, apis[4 * i : 4 * i + 4], i, point, streaming=True, pace=PACE_S
@@ -322,7 +323,7 @@ async def _drive(
                 await _point(
                     "paced streams",
                     count,
-                    paced,
+                    at_pace,
                     options,
                     port,
                     processes,

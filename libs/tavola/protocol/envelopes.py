@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from tavola.eventlog.model import StoredEvent
-from tavola.protocol.records import embedded, scalar, varint
+from tavola.protocol.records import embedded, scalar, text, varint
 from tavola.rules import registry
 from tavola.rules.errors import Reason
 from tavola.rules.messages import render
@@ -123,10 +123,6 @@ _GAME_NAMES = frozenset(registry.names())
 # with no parse and copy. ``tests/unit/engine/test_bot_push.py`` holds it byte for byte.
 
 
-def _text(number: int, value: str) -> bytes:
-    return embedded(number, value.encode()) if value else b""
-
-
 def _packed(number: int, values: Sequence[int]) -> bytes:
     if not values:
         return b""
@@ -183,7 +179,7 @@ def _stream_fields(stream_id: str, table_id: str) -> bytes:
         data = _kept(
             _STREAM_FIELDS,
             key,
-            _text(1, stream_id) + _text(2, match_id_of(stream_id)) + _text(3, table_id),
+            text(1, stream_id) + text(2, match_id_of(stream_id)) + text(3, table_id),
         )
     return data
 
@@ -191,7 +187,7 @@ def _stream_fields(stream_id: str, table_id: str) -> bytes:
 def _type_field(event_type: str) -> bytes:
     data = _TYPE_FIELDS.get(event_type)
     if data is None:
-        data = _kept(_TYPE_FIELDS, event_type, _text(6, event_type))
+        data = _kept(_TYPE_FIELDS, event_type, text(6, event_type))
     return data
 
 

@@ -16,7 +16,14 @@ from tavola.eventlog.model import NewEvent, StoredEvent
 from tavola.lobby.table import TABLE_EVENTS
 from tavola.match.events import PLATFORM_EVENTS, MatchCreated
 from tavola.match.verify import Discrepancy, Recorded
-from tavola.protocol.records import embedded, from_record_bytes, prepare_bytes, record_bytes, varint
+from tavola.protocol.records import (
+    embedded,
+    from_record_bytes,
+    prepare_bytes,
+    record_bytes,
+    text,
+    varint,
+)
 from tavola.rules import registry
 from tavola.rules.errors import Reason
 from tavola.rules.interface import Event
@@ -146,9 +153,9 @@ class Metadata:
             (
                 _scalar_field(1, self.kind),
                 _int32_field(2, self.seat),
-                _text_field(3, self.action),
-                _text_field(4, self.command_id),
-                _text_field(5, self.chance_purpose),
+                text(3, self.action),
+                text(4, self.command_id),
+                text(5, self.chance_purpose),
                 b""
                 if self.reason is None
                 else embedded(6, reason_to_pb(self.reason).SerializeToString(deterministic=True)),
@@ -185,10 +192,6 @@ def _int32_field(number: int, value: int) -> bytes:
     if value == -1 and number == 2:
         return _MINUS_ONE_SEAT
     return varint(number << 3) + _int32(value) if value else b""
-
-
-def _text_field(number: int, value: str) -> bytes:
-    return embedded(number, value.encode()) if value else b""
 
 
 def decode_metadata(data: bytes) -> internal_pb2.EventMetadata:

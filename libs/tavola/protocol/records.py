@@ -58,6 +58,12 @@ def scalar(number: int, value: int) -> bytes:
     return _varint(number << 3) + _varint(value) if value else b""
 
 
+def text(number: int, value: str) -> bytes:
+    """Field ``number`` holding a string, as protobuf writes it: nothing at all for the
+    empty string (proto3's default)."""
+    return embedded(number, value.encode()) if value else b""
+
+
 def embedded(number: int, data: bytes) -> bytes:
     """Field ``number`` holding a message serialized as ``data``, as protobuf writes it. A
     message's bytes are its fields' bytes in a row (in any order), so a message can be put
