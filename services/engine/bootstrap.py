@@ -157,13 +157,13 @@ async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
                 cache_matches=config.cache_matches,
             )
         )
-        relay = Relay(pool, store, nc, names)
+        relay = Relay(pool, store, nc, names, partitions=lambda: partitions.held)
         router = Router(engine, nc, names, partitions)
         turns = BotTurns()
         push = _bot_push(nc, names, turns)
         bot_turns = BotTurnWatch(turns, engine.load, push.resend, partitions.owns)
         engine.listeners += [_poke(relay), push]
-        leases = _leases(url, names, partitions, engine, router, bot_turns, timer_index)
+        leases = _leases(url, names, partitions, engine, router, bot_turns, timer_index, relay)
         await _hear_bot_services(nc, names, bot_turns)
         await runtime.remove_legacy_consumer(js, names)
         await leases.balance()  # this engine's share of the tables before the first call
@@ -230,16 +230,19 @@ def _leases(
     router: Router,
     bot_turns: BotTurnWatch,
     index: PostgresTimerIndex,
+    relay: Relay,
 ) -> Leases:
-    """The partitions' leases: on gaining some, serve them and pick up their timers and
-    the bot turns their tables wait for; on losing some, stop serving them and catch their
-    matches up before trusting memory."""
+    """The partitions' leases: on gaining some, serve them, relay their events and pick up
+    their timers and the bot turns their tables wait for; on losing some, stop serving and
+    relaying them (their relay cursors saved for the next holder) and catch their matches
+    up before trusting memory."""
 
     async def connect(application: str) -> asyncpg.Connection:
         return await asyncpg.connect(url, server_settings={"application_name": application})
 
     async def gained(held: frozenset[int]) -> None:
         await router.serve(held)
+        relay.poke()  # take up their share of the log now
         try:
             await engine.recover_timers()
         except Exception:  # logged; the periodic rescan tries again
@@ -250,6 +253,7 @@ def _leases(
         engine.cache.stale(lambda match_id: partition_of(match_id) in released)
         bot_turns.turns.forget(lambda match_id: partition_of(match_id) not in released)
         await router.unserve(released)
+        await relay.release(released)
 
     return Leases(connect, names.namespace, partitions, gained=gained, lost=lost)
 

@@ -11,14 +11,25 @@ its duplicate window); consumers are idempotent anyway. Events are published **a
 spectator sees them**: a private event (a dealt hand, a token's hash) keeps its place,
 type and cause but not its payload, so nothing hidden ever crosses the bus. A move
 committed while NATS or Postgres is down is published when both are back: the relay waits
-with a capped back-off and never exits on an outage. Several engines may run a relay: an
-advisory lock (held on a connection of its own) elects one.
+with a capped back-off and never exits on an outage.
+
+Engines relay **their partitions' share** of the log (``partitions`` given): each reads the
+global order as above but is sent only the events of streams in the partitions it holds
+(``stream_partition``; a match's stream is in its match's partition), keeps a cursor per
+partition (``tracking`` rows ``relay.p<N>``; a partition never relayed so starts from the
+single relay's ``relay`` row) and saves a partition's cursor when it gives the partition
+back, before the next holder takes it up. So the engine that writes a table publishes its
+events, two engines share the relay's work, and a partition handed over is published from
+where the last holder got to (at most a second's worth again, dropped as duplicates).
+Without ``partitions`` (tests, tools) one relay takes the whole log: several may run, and
+an advisory lock (held on a connection of its own) elects one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 
 import asyncpg
 import structlog
@@ -27,8 +38,14 @@ from prometheus_client import Counter, Gauge
 
 from tavola.bus import subjects
 from tavola.bus.acks import JetStreamPublisher
-from tavola.eventlog.model import Cursor, EventStore, StoredEvent
-from tavola.eventlog.tracking import load_position, save_position
+from tavola.bus.partitions import PARTITIONS
+from tavola.eventlog.model import Cursor, EventStore, StoredEvent, stream_partition
+from tavola.eventlog.tracking import (
+    advance_positions,
+    load_position,
+    load_positions,
+    save_position,
+)
 from tavola.protocol.envelopes import SPECTATOR, envelopes_for
 from tavola.service.failures import is_outage
 
@@ -38,7 +55,12 @@ RELAY_PUBLISHED = Counter("tavola_relay_published_total", "Events published to t
 RELAY_OUTAGES = Counter(
     "tavola_relay_outages_total", "Times the relay waited for Postgres or NATS", ["dependency"]
 )
-RELAY_LEADER = Gauge("tavola_relay_leader", "1 while this process's relay is the leader")
+RELAY_LEADER = Gauge(
+    "tavola_relay_leader", "1 while this process relays (the whole log, or its partitions')"
+)
+RELAY_PARTITIONS = Gauge(
+    "tavola_relay_partitions", "Partitions of the log whose events this process relays"
+)
 MAX_BACKOFF = 5.0
 ACK_TIMEOUT = 5.0  # seconds for a batch's acknowledgements, then it is published again
 
@@ -58,6 +80,8 @@ class Relay:
         poll_interval: float = 0.25,
         save_every: int = 1000,
         save_interval: float = 1.0,
+        partitions: Callable[[], frozenset[int]] | None = None,
+        count: int = PARTITIONS,
     ) -> None:
         if save_interval * 10 > subjects.DUPLICATE_WINDOW_SECONDS:
             raise ValueError("save the cursor well within JetStream's duplicate window")
@@ -71,6 +95,10 @@ class Relay:
         self._save_every = save_every
         self._save_interval = save_interval
         self._wakeup = asyncio.Event()
+        self._partitions = partitions
+        self._count = count
+        self._cursors: dict[int, Cursor] = {}  # a held partition: published up to
+        self._saved: dict[int, Cursor] = {}  # a held partition: its saved cursor
         self.published = 0
         self.saves = 0
         self.healthy = True
@@ -84,7 +112,10 @@ class Relay:
         delay = 0.1
         while not stop.is_set():
             try:
-                await self._lead(stop)
+                if self._partitions is None:
+                    await self._lead(stop)
+                else:
+                    await self._share(stop, self._partitions)
                 return
             except Exception as error:
                 if not is_outage(error):
@@ -144,6 +175,95 @@ class Relay:
             if cursor != saved:  # stopping (not crashing): nothing to publish again
                 with contextlib.suppress(Exception):
                     await self._save(cursor)
+
+    async def _share(self, stop: asyncio.Event, partitions: Callable[[], frozenset[int]]) -> None:
+        """Relay the held partitions' share of the log until ``stop``."""
+        self.healthy = True
+        RELAY_LEADER.set(1)
+        loop = asyncio.get_running_loop()
+        unsaved, last_save = 0, loop.time()
+        stopping = asyncio.create_task(stop.wait())
+        stopping.add_done_callback(lambda _: self._wakeup.set())
+        try:
+            while not stop.is_set():
+                self._wakeup.clear()
+                await self._follow(partitions())
+                if not self._cursors:
+                    await _wait_event(self._wakeup, self._poll)
+                    continue
+                start = min(self._cursors.values())
+                events, reach = await self._store.read_all_in(
+                    frozenset(self._cursors), self._count, start, self._batch
+                )
+                fresh = [e for e in events if e.cursor > self._cursor_of(e)]
+                if fresh:
+                    if not await self._publish(fresh, stop):
+                        return
+                    unsaved += len(fresh)
+                for partition, cursor in self._cursors.items():  # those still held
+                    if cursor < reach:
+                        self._cursors[partition] = reach
+                due = unsaved >= self._save_every or loop.time() - last_save >= self._save_interval
+                if due:
+                    await self._save_partitions()
+                    unsaved, last_save = 0, loop.time()
+                if reach == start:  # nothing new committed
+                    await _wait_event(self._wakeup, min(self._poll, self._save_interval))
+        finally:
+            stopping.cancel()
+            RELAY_LEADER.set(0)
+            with contextlib.suppress(Exception):  # stopping: nothing to publish again
+                await self._save_partitions()
+
+    def _cursor_of(self, event: StoredEvent) -> Cursor:
+        """Where the event's partition is published up to (past it, if it is not held:
+        one given back while its batch was read is its next holder's)."""
+        partition = stream_partition(event.stream_id, self._count)
+        return self._cursors.get(partition, event.cursor)
+
+    async def _follow(self, held: frozenset[int]) -> None:
+        """Take up newly held partitions from their saved cursors; forget the others."""
+        for partition in [p for p in self._cursors if p not in held]:
+            del self._cursors[partition]
+            self._saved.pop(partition, None)
+        new = sorted(held - self._cursors.keys())
+        if new:
+            saved = await load_positions(self._pool, [self._row(p) for p in new])
+            single = None
+            for partition in new:
+                cursor = saved.get(self._row(partition))
+                if cursor is None:  # never relayed by partition: where the single relay was
+                    single = single or await load_position(self._pool, self._name)
+                    cursor = single
+                self._cursors[partition] = self._saved[partition] = cursor
+            log.info("relay.partitions", taken=new, held=len(self._cursors))
+        RELAY_PARTITIONS.set(len(self._cursors))
+
+    async def release(self, partitions: frozenset[int]) -> None:
+        """Partitions about to be given back: stop relaying them, and save where they got
+        to, so that their next holder resumes there (never raises: a cursor not saved
+        costs a republish, dropped as duplicates)."""
+        gone = {p: self._cursors.pop(p) for p in partitions if p in self._cursors}
+        for partition in gone:
+            self._saved.pop(partition, None)
+        RELAY_PARTITIONS.set(len(self._cursors))
+        if gone:
+            try:
+                await advance_positions(self._pool, {self._row(p): c for p, c in gone.items()})
+            except Exception as error:
+                log.warning("relay.release_unsaved", error=type(error).__name__)
+
+    async def _save_partitions(self) -> None:
+        """Save the held partitions' cursors that moved since they were saved."""
+        moved = {p: c for p, c in self._cursors.items() if self._saved.get(p) != c}
+        if moved:
+            await advance_positions(self._pool, {self._row(p): c for p, c in moved.items()})
+            # one given back meanwhile was saved by ``release`` (and is no longer held)
+            self._saved.update({p: c for p, c in moved.items() if p in self._cursors})
+            self.saves += 1
+
+    def _row(self, partition: int) -> str:
+        return f"{self._name}.p{partition}"
 
     async def _publish(self, events: list[StoredEvent], stop: asyncio.Event) -> bool:
         """Publish a batch until every event is acknowledged; False if asked to stop."""

@@ -24,7 +24,7 @@ import pytest
 
 from tavola.eventlog.chain import GENESIS_HASH, recompute_hash, verify_chain
 from tavola.eventlog.errors import ConcurrencyConflict, DuplicateCommand, DuplicateEventId
-from tavola.eventlog.model import Cursor, EventStore, NewEvent, StoredEvent
+from tavola.eventlog.model import Cursor, EventStore, NewEvent, StoredEvent, stream_partition
 from tavola.eventlog.subscribe import tail
 
 
@@ -341,6 +341,41 @@ class EventStoreContract:
         assert seen == [e for e in appended if e.type in wanted]
         # nothing new: nothing, and the cursor it was given
         assert await store.read_all_of(wanted, appended[-1].cursor) == ([], appended[-1].cursor)
+
+    async def test_read_all_in_sends_the_streams_of_its_partitions_and_the_cursor_read_up_to(
+        self, store: EventStore
+    ) -> None:
+        streams = [a_stream() for _ in range(12)] + ["table-x", "nodash", "account-é"]
+        appended = [
+            e for stream in streams for e in (await store.append(stream, 0, events(2))).events
+        ]
+        count = 4
+        for partition in range(count):
+            wanted = frozenset({partition})
+            found, reach = await store.read_all_in(wanted, count, Cursor.START)
+            assert found == [
+                e for e in appended if stream_partition(e.stream_id, count) == partition
+            ]
+            assert reach == appended[-1].cursor
+        # the Postgres store's SQL agrees with ``stream_partition`` (and a match's stream
+        # is in its match's partition); all partitions together are the whole log
+        found, _ = await store.read_all_in(frozenset(range(count)), count, Cursor.START)
+        assert found == appended
+        # window by window, the cursor moves on even where no stream of its partitions is
+        some = frozenset({stream_partition(streams[0], count)})
+        seen: list[StoredEvent] = []
+        cursor = Cursor.START
+        while True:
+            found, reach = await store.read_all_in(some, count, cursor, scan=3)
+            if reach == cursor:
+                break
+            seen += found
+            cursor = reach
+        assert seen == [e for e in appended if stream_partition(e.stream_id, count) in some]
+        assert await store.read_all_in(some, count, appended[-1].cursor) == (
+            [],
+            appended[-1].cursor,
+        )
 
     async def test_tail_yields_stored_events_then_new_ones(self, store: EventStore) -> None:
         stream = a_stream()

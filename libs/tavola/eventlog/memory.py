@@ -21,6 +21,7 @@ from tavola.eventlog.model import (
     StoredEvent,
     check_append_arguments,
     seal,
+    stream_partition,
 )
 
 
@@ -99,6 +100,18 @@ class InMemoryEventStore(EventStore):
         scanned = await self.read_all(after, scan)
         reach = scanned[-1].cursor if scanned else after
         return [event for event in scanned if event.type in types], reach
+
+    async def read_all_in(
+        self,
+        partitions: frozenset[int],
+        count: int,
+        after: Cursor = Cursor.START,
+        scan: int = 5000,
+    ) -> tuple[list[StoredEvent], Cursor]:
+        scanned = await self.read_all(after, scan)
+        reach = scanned[-1].cursor if scanned else after
+        kept = [e for e in scanned if stream_partition(e.stream_id, count) in partitions]
+        return kept, reach
 
     async def find_command(self, stream_id: str, command_id: str) -> CommandRecord | None:
         return self._commands.get((stream_id, command_id))

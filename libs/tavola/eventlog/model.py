@@ -8,6 +8,7 @@ numbered 1, 2, 3... Every stored event also has a place in one global order, its
 
 from __future__ import annotations
 
+import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
@@ -35,6 +36,15 @@ class Cursor:
 
 
 Cursor.START = Cursor(0, 0)
+
+
+def stream_partition(stream_id: str, count: int) -> int:
+    """The partition of a stream among ``count``: the first four bytes of SHA-256 of its id
+    after the category (``match-<id>`` → ``<id>``, the whole id if it has no ``-``), read
+    big-endian, modulo ``count``. A match's stream is in its match's partition
+    (``tavola.bus.partitions.partition_of``); the Postgres store computes the same in SQL."""
+    ident = stream_id[stream_id.find("-") + 1 :]
+    return int.from_bytes(hashlib.sha256(ident.encode()).digest()[:4], "big") % count
 
 
 @dataclass(frozen=True)
@@ -198,6 +208,17 @@ class EventStore(ABC):
         read up to, the last of the ``scan`` (``after`` when nothing new is committed). A
         reader that wants a few types among many keeps that cursor and is sent only those:
         the others stay in the database."""
+
+    @abstractmethod
+    async def read_all_in(
+        self,
+        partitions: frozenset[int],
+        count: int,
+        after: Cursor = Cursor.START,
+        scan: int = 5000,
+    ) -> tuple[list[StoredEvent], Cursor]:
+        """Like ``read_all_of``, but the events kept are those of streams in ``partitions``
+        (``stream_partition(stream_id, count)``): a reader of a share of the log."""
 
     @abstractmethod
     async def find_command(self, stream_id: str, command_id: str) -> CommandRecord | None:

@@ -100,6 +100,33 @@ SELECT reach.tx, reach.position, wanted.* FROM reach LEFT JOIN LATERAL (
 ORDER BY wanted.tx, wanted.position
 """
 
+# ``read_all_in``: as ``read_all_of``, the window found on the global order's index, but the
+# rows kept are those whose stream is in one of the partitions $4 of $5 — the partition
+# computed as ``model.stream_partition`` does (SHA-256 of the id after the category, its
+# first four bytes big-endian, modulo the count).
+_STREAM_PARTITION = (
+    "(('x' || encode(substr(sha256(convert_to("
+    "substr(s.stream_id, strpos(s.stream_id, '-') + 1), 'UTF8')), 1, 4), 'hex'))"
+    "::bit(32)::bigint % $5::bigint)::int"
+)
+READ_ALL_IN_QUERY = f"""
+WITH scanned AS MATERIALIZED (
+  SELECT tx, position, stream_id FROM events
+  WHERE (tx, position) > ($1::xid8, $2::bigint)
+    AND tx < (SELECT pg_snapshot_xmin(pg_current_snapshot()))
+  ORDER BY tx, position
+  LIMIT $3
+), reach AS (
+  SELECT tx, position FROM scanned ORDER BY tx DESC, position DESC LIMIT 1
+)
+SELECT reach.tx, reach.position, wanted.* FROM reach LEFT JOIN LATERAL (
+  SELECT {", ".join("e." + c.strip() for c in _SELECT_COLUMNS.split(","))}
+  FROM scanned s JOIN events e ON e.tx = s.tx AND e.position = s.position
+  WHERE {_STREAM_PARTITION} = ANY($4::int[])
+) wanted ON true
+ORDER BY wanted.tx, wanted.position
+"""
+
 
 async def _keep_session(_conn: asyncpg.Connection) -> None:
     """No reset on release: the store keeps no session state (no LISTEN, advisory lock,
@@ -352,6 +379,21 @@ class PostgresEventStore(EventStore):
     ) -> tuple[list[StoredEvent], Cursor]:
         rows = await self._pool.fetch(
             READ_ALL_OF_QUERY, after.tx, after.position, scan, sorted(types)
+        )
+        if not rows:
+            return [], after
+        reach = Cursor(rows[0][0], rows[0][1])
+        return [_event(*row[2:]) for row in rows if row[2] is not None], reach
+
+    async def read_all_in(
+        self,
+        partitions: frozenset[int],
+        count: int,
+        after: Cursor = Cursor.START,
+        scan: int = 5000,
+    ) -> tuple[list[StoredEvent], Cursor]:
+        rows = await self._pool.fetch(
+            READ_ALL_IN_QUERY, after.tx, after.position, scan, sorted(partitions), count
         )
         if not rows:
             return [], after

@@ -20,7 +20,7 @@ from tavola.bus.consumer import subscribe_events
 from tavola.bus.relay import Relay
 from tavola.bus.subjects import Subjects
 from tavola.cli.platform import free_port
-from tavola.eventlog.model import NewEvent
+from tavola.eventlog.model import NewEvent, stream_partition
 from tavola.eventlog.postgres import PostgresEventStore
 from tavola.eventlog.tracking import load_position
 from tavola.infra.nats_server import find_nats_server
@@ -240,4 +240,112 @@ async def test_the_relay_saves_its_cursor_every_so_many_events_not_after_every_b
     await task  # a relay that stops saves where it got to
     assert await load_position(pool, "relay") == appended[-1].cursor
     assert sorted(await bus_ids(js, names)) == sorted(str(e.event_id) for e in appended)
+    await nc.close()
+
+
+def streams_in(partitions: set[int], count: int, how_many: int) -> list[str]:
+    """``how_many`` match streams whose partition (of ``count``) is in ``partitions``."""
+    found: list[str] = []
+    while len(found) < how_many:
+        stream = f"match-{uuid.uuid4()}"
+        if stream_partition(stream, count) in partitions:
+            found.append(stream)
+    return found
+
+
+async def test_two_relays_of_their_partitions_publish_the_whole_log_once_each_its_share(
+    pool, private_nats
+):
+    names = Subjects(f"t{secrets.token_hex(4)}")
+    nc = await connect(private_nats.url)
+    js = nc.jetstream()
+    await ensure_event_stream(js, names)
+    store = PostgresEventStore(pool, clock=lambda: datetime.now(UTC))
+    halves = (frozenset({0, 1}), frozenset({2, 3}))
+    relays = [
+        Relay(pool, store, nc, names, poll_interval=0.05, partitions=lambda h=h: h, count=4)
+        for h in halves
+    ]
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(r.run(stop)) for r in relays]
+    appended: dict[int, list[str]] = {0: [], 1: []}
+    for half, held in enumerate(halves):
+        for stream in streams_in(set(held), 4, 5):
+            result = await store.append(stream, 0, [an_event(), an_event()])
+            appended[half] += [str(e.event_id) for e in result.events]
+    everything = appended[0] + appended[1]
+    await until(lambda: _count_at_least(js, names, len(everything)))
+    stop.set()
+    await asyncio.gather(*tasks)
+    assert sorted(await bus_ids(js, names)) == sorted(everything)
+    assert [r.published for r in relays] == [10, 10]  # each its own half, nothing twice
+    saved = {row["name"] for row in await pool.fetch("SELECT name FROM tracking")}
+    assert {f"relay.p{p}" for p in range(4)} <= saved
+    await nc.close()
+
+
+async def test_a_partition_given_back_is_published_by_its_next_holder_from_where_it_got_to(
+    pool, private_nats
+):
+    """A relay releases a partition (saving its cursor), another takes it up: what was
+    published is not published again, what comes after is published by the new holder."""
+    names = Subjects(f"t{secrets.token_hex(4)}")
+    nc = await connect(private_nats.url)
+    js = nc.jetstream()
+    await ensure_event_stream(js, names)
+    store = PostgresEventStore(pool, clock=lambda: datetime.now(UTC))
+    first_held, second_held = {0, 1}, set[int]()
+    # saving only at release and at the end: a republish would show as a second message
+    settings = {"poll_interval": 0.05, "save_interval": 60.0, "save_every": 10_000, "count": 2}
+    first = Relay(pool, store, nc, names, partitions=lambda: frozenset(first_held), **settings)
+    second = Relay(pool, store, nc, names, partitions=lambda: frozenset(second_held), **settings)
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(r.run(stop)) for r in (first, second)]
+    moving, staying = streams_in({1}, 2, 1)[0], streams_in({0}, 2, 1)[0]
+    before = await store.append(moving, 0, [an_event(), an_event()])
+    await store.append(staying, 0, [an_event()])
+    await until(lambda: _count_at_least(js, names, 3))
+    first_held.discard(1)  # the lease's handover: given back, then taken
+    await first.release(frozenset({1}))
+    second_held.add(1)
+    second.poke()
+    after = await store.append(moving, 2, [an_event()])
+    await store.append(staying, 1, [an_event()])
+    await until(lambda: _count_at_least(js, names, 5))
+    await asyncio.sleep(0.3)
+    stop.set()
+    await asyncio.gather(*tasks)
+    published = await bus_ids(js, names)
+    assert len(published) == len(set(published)) == 5
+    assert (first.published, second.published) == (4, 1)  # nothing published twice
+    assert str(after.events[0].event_id) in published
+    assert all(str(e.event_id) in published for e in before.events)
+    await nc.close()
+
+
+async def test_a_partition_never_relayed_by_partition_starts_where_the_single_relay_was(
+    relay_setup, pool, private_nats
+):
+    store, js, names, single = relay_setup
+    stop = asyncio.Event()
+    task = asyncio.create_task(single.run(stop))
+    old = await store.append("match-old", 0, [an_event(), an_event()])
+    await until(lambda: _count_at_least(js, names, 2))
+    stop.set()
+    await task  # saved as ``relay``
+    new = await store.append("match-old", 2, [an_event()])
+    nc = await connect(private_nats.url)
+    shared = Relay(
+        pool, store, nc, names, poll_interval=0.05, partitions=lambda: frozenset({0}), count=1
+    )
+    stop = asyncio.Event()
+    task = asyncio.create_task(shared.run(stop))
+    await until(lambda: _count_at_least(js, names, 3))
+    await asyncio.sleep(0.3)
+    stop.set()
+    await task
+    assert shared.published == 1  # only what came after the single relay's cursor
+    assert sorted(await bus_ids(js, names)) == sorted(
+        str(e.event_id) for e in (*old.events, *new.events)
+    )
     await nc.close()
