@@ -3,7 +3,8 @@
 It tails the log's global order from its saved cursor (``tracking`` row ``relay``),
 publishes each event on its subject (``<ns>.events.<category>.<id>.<type>``) with
 ``Nats-Msg-Id`` = event id — a whole batch published at once, then one wait for all the
-broker's acknowledgements — and moves on only once every one was acknowledged. It saves
+broker's acknowledgements; at most one read every ``gather`` (5 ms), so that a read takes
+up what several appends committed — and moves on only once every one was acknowledged. It saves
 its cursor every ``save_every`` events or ``save_interval`` seconds (and when it stops),
 not after every batch: after a crash it publishes again what came after the saved cursor,
 at most a second's worth, which JetStream drops as duplicates (same Msg-Id, well within
@@ -78,6 +79,7 @@ class Relay:
         name: str = "relay",
         batch_size: int = 500,
         poll_interval: float = 0.25,
+        gather: float = 0.005,
         save_every: int = 1000,
         save_interval: float = 1.0,
         partitions: Callable[[], frozenset[int]] | None = None,
@@ -92,6 +94,8 @@ class Relay:
         self._name = name
         self._batch = batch_size
         self._poll = poll_interval
+        self._gather = gather
+        self._last_read = 0.0
         self._save_every = save_every
         self._save_interval = save_interval
         self._wakeup = asyncio.Event()
@@ -157,6 +161,7 @@ class Relay:
         stopping.add_done_callback(lambda _: self._wakeup.set())
         try:
             while not stop.is_set():
+                await self._gathered(loop)
                 self._wakeup.clear()
                 events = await self._store.read_all(cursor, self._batch)
                 if events:
@@ -191,10 +196,15 @@ class Relay:
                 if not self._cursors:
                     await _wait_event(self._wakeup, self._poll)
                     continue
+                await self._gathered(loop)
                 start = min(self._cursors.values())
-                events, reach = await self._store.read_all_in(
-                    frozenset(self._cursors), self._count, start, self._batch
-                )
+                if len(self._cursors) == self._count:  # every partition: the whole log
+                    events = await self._store.read_all(start, self._batch)
+                    reach = events[-1].cursor if events else start
+                else:
+                    events, reach = await self._store.read_all_in(
+                        frozenset(self._cursors), self._count, start, self._batch
+                    )
                 fresh = [e for e in events if e.cursor > self._cursor_of(e)]
                 if fresh:
                     if not await self._publish(fresh, stop):
@@ -214,6 +224,14 @@ class Relay:
             RELAY_LEADER.set(0)
             with contextlib.suppress(Exception):  # stopping: nothing to publish again
                 await self._save_partitions()
+
+    async def _gathered(self, loop: asyncio.AbstractEventLoop) -> None:
+        """At most one read of the log every ``gather`` seconds: while appends come one
+        after another (each pokes the relay), a read takes up what several committed."""
+        wait = self._last_read + self._gather - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self._last_read = loop.time()
 
     def _cursor_of(self, event: StoredEvent) -> Cursor:
         """Where the event's partition is published up to (past it, if it is not held:
