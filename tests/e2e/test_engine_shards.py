@@ -5,6 +5,7 @@ move appended exactly once, the chain intact, every bot decision re-derived."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import subprocess
 import sys
@@ -25,6 +26,7 @@ from tavola.bus.partitions import PARTITIONS, partition_of
 from tavola.cli.client import Client
 from tavola.cli.platform import Platform, free_port, wait_healthy
 from tavola.eventlog.chain import verify_chain
+from tavola.faults.bus import check_bus
 from tavola.protocol import records_export
 from tavola.v1 import game_pb2
 
@@ -223,6 +225,18 @@ def test_when_an_engine_dies_the_other_takes_its_partitions_and_its_matches_fini
     first = platform.metrics_ports["engine"]
     eventually(lambda: metric(first, "tavola_engine_partitions_held") == 64, timeout=30)
     exactly_once(client, match_id)
+    # the killed engine relayed its partitions' share of the log, and saved none of it as
+    # it died: the one that took them over published on from their saved cursors
+    every_event_on_the_bus(platform)
+
+
+def every_event_on_the_bus(platform: Platform) -> None:
+    namespace = platform.extra_env["TAVOLA_NAMESPACE"]
+    tally, violations = asyncio.run(
+        check_bus(platform.database_url, [platform.nats_url], namespace, catch_up_seconds=30)
+    )
+    assert not violations, (tally, violations)
+    assert tally.published > 0 and tally.unknown == 0
 
 
 def test_a_correction_reaching_the_engine_that_does_not_write_the_match_is_forwarded(
@@ -333,3 +347,5 @@ def test_streams_follow_their_matches_when_a_new_engine_takes_their_partitions(
             # an event committed by the new engine reaches the old one's stream at once
             # (tens of ms here; unwoken, the stream would wait for its next poll: seconds)
             assert follower.longest_lag < 2.5, (follower.match_id, follower.longest_lag)
+    # the partitions given back were relayed on by their new holder from where they were
+    every_event_on_the_bus(platform)
