@@ -371,12 +371,19 @@ async def _two_engines(
     def bots(i: int, point: Point) -> asyncio.Task[None]:
         return asyncio.create_task(tables.bot_table(admin, i, point, finishes))
 
+    relayed = _relayed(ports)
     try:
         two = await _point(
             "bots, 2 engines,", count, bots, options, ports[0], processes, raw, ports
         )
+        relayed = [after - before for before, after in zip(relayed, _relayed(ports), strict=True)]
     finally:
         platform.stop("engine-1")
+    if sum(relayed) > 0:
+        say(
+            "   events each engine relayed to the bus (its partitions' share):"
+            f" {100 * relayed[0] / sum(relayed):.0f}% and {100 * relayed[1] / sum(relayed):.0f}%"
+        )
     one = one_engine.get("engine", 0.0)
     shares = [two.engine_cpu.get(name, 0.0) for name in ("engine", "engine-1")]
     if one and min(shares) > 0:
@@ -386,6 +393,17 @@ async def _two_engines(
             f" engine CPU a move: one engine {one * 1000:.2f} ms, two"
             f" {shares[0] * 1000:.2f} + {shares[1] * 1000:.2f} ms)"
         )
+
+
+def _relayed(ports: list[int]) -> list[float]:
+    """Each engine's ``tavola_relay_published_total`` (0 where it does not answer)."""
+    counts = []
+    for port in ports:
+        try:
+            counts.append(measure.scrape(port).get("tavola_relay_published_total", 0.0))
+        except OSError:
+            counts.append(0.0)
+    return counts
 
 
 async def _cold(platform: Platform, token: str, database_url: str, options: Options) -> None:
