@@ -113,6 +113,15 @@ class Relay:
 
     async def run(self, stop: asyncio.Event) -> None:
         """Lead and publish until ``stop``; an outage of Postgres only pauses it."""
+        # stopping wakes the loop too, so each wait is on one event, with no task per wait
+        stopping = asyncio.create_task(stop.wait())
+        stopping.add_done_callback(lambda _: self._wakeup.set())
+        try:
+            await self._run(stop)
+        finally:
+            stopping.cancel()
+
+    async def _run(self, stop: asyncio.Event) -> None:
         delay = 0.1
         while not stop.is_set():
             try:
@@ -156,9 +165,6 @@ class Relay:
         self.healthy = True
         loop = asyncio.get_running_loop()
         unsaved, last_save = 0, loop.time()
-        # stopping wakes the loop too, so each wait is on one event, with no task per wait
-        stopping = asyncio.create_task(stop.wait())
-        stopping.add_done_callback(lambda _: self._wakeup.set())
         try:
             while not stop.is_set():
                 await self._gathered(loop)
@@ -176,7 +182,6 @@ class Relay:
                 if not events or len(events) < self._batch:
                     await _wait_event(self._wakeup, min(self._poll, self._save_interval))
         finally:
-            stopping.cancel()
             if cursor != saved:  # stopping (not crashing): nothing to publish again
                 with contextlib.suppress(Exception):
                     await self._save(cursor)
@@ -187,8 +192,6 @@ class Relay:
         RELAY_LEADER.set(1)
         loop = asyncio.get_running_loop()
         unsaved, last_save = 0, loop.time()
-        stopping = asyncio.create_task(stop.wait())
-        stopping.add_done_callback(lambda _: self._wakeup.set())
         try:
             while not stop.is_set():
                 self._wakeup.clear()
@@ -220,7 +223,6 @@ class Relay:
                 if reach == start:  # nothing new committed
                     await _wait_event(self._wakeup, min(self._poll, self._save_interval))
         finally:
-            stopping.cancel()
             RELAY_LEADER.set(0)
             with contextlib.suppress(Exception):  # stopping: nothing to publish again
                 await self._save_partitions()

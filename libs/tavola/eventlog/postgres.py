@@ -79,12 +79,16 @@ ORDER BY tx, position
 LIMIT $3
 """
 
-# ``read_all_of``: the window of the next $3 events is found on the global order's index,
-# and only the rows of the wanted types are sent, each with the window's last cursor (one
-# row with no event when none is wanted; no row when nothing new is committed).
-READ_ALL_OF_QUERY = f"""
+
+def _window_query(scanned: str, kept: str) -> str:
+    """The window of the next $3 events after the cursor ($1, $2), found on the global
+    order's index with the column ``scanned`` of each; only the rows for which ``kept``
+    holds (of ``s``, the scanned row) are sent, each with the window's last cursor (one row
+    with no event when none is kept; no row when nothing new is committed)."""
+    columns = ", ".join("e." + c.strip() for c in _SELECT_COLUMNS.split(","))
+    return f"""
 WITH scanned AS MATERIALIZED (
-  SELECT tx, position, type FROM events
+  SELECT tx, position, {scanned} FROM events
   WHERE (tx, position) > ($1::xid8, $2::bigint)
     AND tx < (SELECT pg_snapshot_xmin(pg_current_snapshot()))
   ORDER BY tx, position
@@ -93,39 +97,25 @@ WITH scanned AS MATERIALIZED (
   SELECT tx, position FROM scanned ORDER BY tx DESC, position DESC LIMIT 1
 )
 SELECT reach.tx, reach.position, wanted.* FROM reach LEFT JOIN LATERAL (
-  SELECT {", ".join("e." + c.strip() for c in _SELECT_COLUMNS.split(","))}
+  SELECT {columns}
   FROM scanned s JOIN events e ON e.tx = s.tx AND e.position = s.position
-  WHERE s.type = ANY($4::text[])
+  WHERE {kept}
 ) wanted ON true
 ORDER BY wanted.tx, wanted.position
 """
 
-# ``read_all_in``: as ``read_all_of``, the window found on the global order's index, but the
-# rows kept are those whose stream is in one of the partitions $4 of $5 — the partition
-# computed as ``model.stream_partition`` does (SHA-256 of the id after the category, its
-# first four bytes big-endian, modulo the count).
+
+# ``read_all_of``: the window's events of the types $4.
+READ_ALL_OF_QUERY = _window_query("type", "s.type = ANY($4::text[])")
+# ``read_all_in``: the window's events of the streams in the partitions $4 of $5 — the
+# partition computed as ``model.stream_partition`` does (SHA-256 of the id after the
+# category, its first four bytes big-endian, modulo the count).
 _STREAM_PARTITION = (
     "(('x' || encode(substr(sha256(convert_to("
     "substr(s.stream_id, strpos(s.stream_id, '-') + 1), 'UTF8')), 1, 4), 'hex'))"
     "::bit(32)::bigint % $5::bigint)::int"
 )
-READ_ALL_IN_QUERY = f"""
-WITH scanned AS MATERIALIZED (
-  SELECT tx, position, stream_id FROM events
-  WHERE (tx, position) > ($1::xid8, $2::bigint)
-    AND tx < (SELECT pg_snapshot_xmin(pg_current_snapshot()))
-  ORDER BY tx, position
-  LIMIT $3
-), reach AS (
-  SELECT tx, position FROM scanned ORDER BY tx DESC, position DESC LIMIT 1
-)
-SELECT reach.tx, reach.position, wanted.* FROM reach LEFT JOIN LATERAL (
-  SELECT {", ".join("e." + c.strip() for c in _SELECT_COLUMNS.split(","))}
-  FROM scanned s JOIN events e ON e.tx = s.tx AND e.position = s.position
-  WHERE {_STREAM_PARTITION} = ANY($4::int[])
-) wanted ON true
-ORDER BY wanted.tx, wanted.position
-"""
+READ_ALL_IN_QUERY = _window_query("stream_id", f"{_STREAM_PARTITION} = ANY($4::int[])")
 
 
 async def _keep_session(_conn: asyncpg.Connection) -> None:
@@ -380,10 +370,7 @@ class PostgresEventStore(EventStore):
         rows = await self._pool.fetch(
             READ_ALL_OF_QUERY, after.tx, after.position, scan, sorted(types)
         )
-        if not rows:
-            return [], after
-        reach = Cursor(rows[0][0], rows[0][1])
-        return [_event(*row[2:]) for row in rows if row[2] is not None], reach
+        return _window(rows, after)
 
     async def read_all_in(
         self,
@@ -395,13 +382,18 @@ class PostgresEventStore(EventStore):
         rows = await self._pool.fetch(
             READ_ALL_IN_QUERY, after.tx, after.position, scan, sorted(partitions), count
         )
-        if not rows:
-            return [], after
-        reach = Cursor(rows[0][0], rows[0][1])
-        return [_event(*row[2:]) for row in rows if row[2] is not None], reach
+        return _window(rows, after)
 
     async def find_command(self, stream_id: str, command_id: str) -> CommandRecord | None:
         return await _find_command(self._pool, stream_id, command_id)
+
+
+def _window(rows: list[Any], after: Cursor) -> tuple[list[StoredEvent], Cursor]:
+    """A ``_window_query``'s rows: the events kept, and the cursor the window reached."""
+    if not rows:
+        return [], after
+    reach = Cursor(rows[0][0], rows[0][1])
+    return [_event(*row[2:]) for row in rows if row[2] is not None], reach
 
 
 def _result(batch: Batch, stored: tuple[StoredEvent, ...]) -> AppendResult:
