@@ -231,12 +231,13 @@ def test_when_an_engine_dies_the_other_takes_its_partitions_and_its_matches_fini
 
 
 def every_event_on_the_bus(platform: Platform) -> None:
+    """Every event of the log (as read first) is on the bus. The platform goes on (other
+    tables of the module, the lobby), so the bus, read next, may hold a few more."""
     namespace = platform.extra_env["TAVOLA_NAMESPACE"]
     tally, violations = asyncio.run(
         check_bus(platform.database_url, [platform.nats_url], namespace, catch_up_seconds=30)
     )
-    assert not violations, (tally, violations)
-    assert tally.published > 0 and tally.unknown == 0
+    assert tally.published > 0 and tally.missing == 0, (tally, violations)
 
 
 def test_a_correction_reaching_the_engine_that_does_not_write_the_match_is_forwarded(

@@ -68,6 +68,48 @@ ACK_TIMEOUT = 5.0  # seconds for a batch's acknowledgements, then it is publishe
 _SPECTATOR = (SPECTATOR,)  # the bus carries every event as a spectator sees it
 
 
+class _Progress:
+    """Where each held partition is published up to, as one front (``base``, the least)
+    and the few partitions past it (``ahead``): a read moves every partition at once, in
+    time with the number of partitions ahead, not with the partitions held."""
+
+    def __init__(self) -> None:
+        self.held: frozenset[int] = frozenset()
+        self.base = Cursor.START
+        self.ahead: dict[int, Cursor] = {}
+
+    def of(self, partition: int) -> Cursor | None:
+        if partition not in self.held:
+            return None
+        return self.ahead.get(partition, self.base)
+
+    def all(self) -> dict[int, Cursor]:
+        return {p: self.ahead.get(p, self.base) for p in self.held}
+
+    def take(self, partition: int, cursor: Cursor) -> None:
+        if not self.held:
+            self.base, self.ahead = cursor, {}
+        elif cursor < self.base:  # the front goes back to it; the others are ahead of it
+            self.ahead.update({p: self.ahead.get(p, self.base) for p in self.held})
+            self.base = cursor
+        elif cursor > self.base:
+            self.ahead[partition] = cursor
+        self.held = self.held | {partition}
+
+    def drop(self, partition: int) -> Cursor | None:
+        cursor = self.of(partition)
+        self.held = self.held - {partition}
+        self.ahead.pop(partition, None)
+        return cursor
+
+    def reached(self, cursor: Cursor) -> None:
+        """Every held partition is published up to ``cursor``."""
+        if cursor > self.base:
+            self.base = cursor
+            if self.ahead:
+                self.ahead = {p: c for p, c in self.ahead.items() if c > cursor}
+
+
 class Relay:
     def __init__(
         self,
@@ -101,7 +143,7 @@ class Relay:
         self._wakeup = asyncio.Event()
         self._partitions = partitions
         self._count = count
-        self._cursors: dict[int, Cursor] = {}  # a held partition: published up to
+        self._progress = _Progress()  # the held partitions: published up to
         self._saved: dict[int, Cursor] = {}  # a held partition: its saved cursor
         self.published = 0
         self.saves = 0
@@ -196,26 +238,28 @@ class Relay:
             while not stop.is_set():
                 self._wakeup.clear()
                 await self._follow(partitions())
-                if not self._cursors:
+                progress = self._progress
+                if not progress.held:
                     await _wait_event(self._wakeup, self._poll)
                     continue
                 await self._gathered(loop)
-                start = min(self._cursors.values())
-                if len(self._cursors) == self._count:  # every partition: the whole log
+                start, held = progress.base, progress.held
+                if len(held) == self._count:  # every partition: the whole log
                     events = await self._store.read_all(start, self._batch)
                     reach = events[-1].cursor if events else start
                 else:
                     events, reach = await self._store.read_all_in(
-                        frozenset(self._cursors), self._count, start, self._batch
+                        held, self._count, start, self._batch
                     )
-                fresh = [e for e in events if e.cursor > self._cursor_of(e)]
+                if progress.ahead or progress.held is not held:  # some already published
+                    fresh = [e for e in events if e.cursor > (self._cursor_of(e) or e.cursor)]
+                else:
+                    fresh = events
                 if fresh:
                     if not await self._publish(fresh, stop):
                         return
                     unsaved += len(fresh)
-                for partition, cursor in self._cursors.items():  # those still held
-                    if cursor < reach:
-                        self._cursors[partition] = reach
+                progress.reached(reach)  # those still held
                 due = unsaved >= self._save_every or loop.time() - last_save >= self._save_interval
                 if due:
                     await self._save_partitions()
@@ -235,18 +279,18 @@ class Relay:
             await asyncio.sleep(wait)
         self._last_read = loop.time()
 
-    def _cursor_of(self, event: StoredEvent) -> Cursor:
-        """Where the event's partition is published up to (past it, if it is not held:
-        one given back while its batch was read is its next holder's)."""
-        partition = stream_partition(event.stream_id, self._count)
-        return self._cursors.get(partition, event.cursor)
+    def _cursor_of(self, event: StoredEvent) -> Cursor | None:
+        """Where the event's partition is published up to (None if it is not held: one
+        given back while its batch was read is its next holder's)."""
+        return self._progress.of(stream_partition(event.stream_id, self._count))
 
     async def _follow(self, held: frozenset[int]) -> None:
         """Take up newly held partitions from their saved cursors; forget the others."""
-        for partition in [p for p in self._cursors if p not in held]:
-            del self._cursors[partition]
+        progress = self._progress
+        for partition in progress.held - held:
+            progress.drop(partition)
             self._saved.pop(partition, None)
-        new = sorted(held - self._cursors.keys())
+        new = sorted(held - progress.held)
         if new:
             saved = await load_positions(self._pool, [self._row(p) for p in new])
             single = None
@@ -255,18 +299,20 @@ class Relay:
                 if cursor is None:  # never relayed by partition: where the single relay was
                     single = single or await load_position(self._pool, self._name)
                     cursor = single
-                self._cursors[partition] = self._saved[partition] = cursor
-            log.info("relay.partitions", taken=new, held=len(self._cursors))
-        RELAY_PARTITIONS.set(len(self._cursors))
+                progress.take(partition, cursor)
+                self._saved[partition] = cursor
+            log.info("relay.partitions", taken=new, held=len(progress.held))
+        RELAY_PARTITIONS.set(len(progress.held))
 
     async def release(self, partitions: frozenset[int]) -> None:
         """Partitions about to be given back: stop relaying them, and save where they got
         to, so that their next holder resumes there (never raises: a cursor not saved
         costs a republish, dropped as duplicates)."""
-        gone = {p: self._cursors.pop(p) for p in partitions if p in self._cursors}
-        for partition in gone:
+        gone: dict[int, Cursor] = {}
+        for partition in partitions & self._progress.held:
+            gone[partition] = self._progress.drop(partition) or Cursor.START
             self._saved.pop(partition, None)
-        RELAY_PARTITIONS.set(len(self._cursors))
+        RELAY_PARTITIONS.set(len(self._progress.held))
         if gone:
             try:
                 await advance_positions(self._pool, {self._row(p): c for p, c in gone.items()})
@@ -275,11 +321,12 @@ class Relay:
 
     async def _save_partitions(self) -> None:
         """Save the held partitions' cursors that moved since they were saved."""
-        moved = {p: c for p, c in self._cursors.items() if self._saved.get(p) != c}
+        moved = {p: c for p, c in self._progress.all().items() if self._saved.get(p) != c}
         if moved:
             await advance_positions(self._pool, {self._row(p): c for p, c in moved.items()})
             # one given back meanwhile was saved by ``release`` (and is no longer held)
-            self._saved.update({p: c for p, c in moved.items() if p in self._cursors})
+            held = self._progress.held
+            self._saved.update({p: c for p, c in moved.items() if p in held})
             self.saves += 1
 
     def _row(self, partition: int) -> str:
