@@ -36,6 +36,7 @@ from tavola.protocol.events import reason_to_pb
 from tavola.rules.errors import Reason
 from tavola.service import tracing
 from tavola.service.failures import dependency_of, is_outage
+from tavola.service.logging import bound
 from tavola.v1 import internal_pb2
 
 log = structlog.get_logger(__name__)
@@ -175,7 +176,7 @@ async def _handle(msg: Msg, name: str, method: Method) -> internal_pb2.BusReply:
                 "request.invalid", field="body", detail="not a protobuf message"
             ) from None
         ids = _ids(request)
-        with structlog.contextvars.bound_contextvars(rpc=name, **ids):
+        with bound(rpc=name, **ids):
             if tracing.enabled():
                 with tracing.span(
                     f"nats {name}", "server", msg.headers or {}, _attributes(name, ids)

@@ -45,6 +45,7 @@ from tavola.protocol.grpc_errors import abort
 from tavola.protocol.validation import check_request
 from tavola.service.failures import dependency_of, is_outage
 from tavola.service.limits import Limiter, StreamCounter
+from tavola.service.logging import bound
 
 log = structlog.get_logger(__name__)
 PACKAGE_PREFIX = "/tavola.v1."
@@ -390,5 +391,5 @@ def _bound(method: str, request: Any, principal: Principal) -> Any:
         )
     for name in names:
         ids[name] = getattr(request, name)
-    with structlog.contextvars.bound_contextvars(**ids):
+    with bound(**ids):
         yield

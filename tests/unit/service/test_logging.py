@@ -111,3 +111,27 @@ def test_a_log_file_gets_the_lines_and_is_rotated_by_size(tmp_path: Path) -> Non
         json_lines((tmp_path / name).read_text())
     last = json_lines(path.read_text())[-1]
     assert (last["event"], last["n"]) == ("probe.filler", 299)
+
+
+def test_ids_bound_for_a_request_are_on_its_lines_and_restored_after() -> None:
+    import contextvars
+
+    import structlog
+
+    from tavola.service.logging import bound
+
+    def check() -> None:
+        structlog.contextvars.clear_contextvars()
+        structlog.contextvars.bind_contextvars(service="probe", seat=1)
+        with bound(match_id="m-1", seat=2):
+            assert structlog.contextvars.get_contextvars() == {
+                "service": "probe",
+                "match_id": "m-1",
+                "seat": 2,
+            }
+            with bound(seat=3):
+                assert structlog.contextvars.get_contextvars()["seat"] == 3
+            assert structlog.contextvars.get_contextvars()["seat"] == 2
+        assert structlog.contextvars.get_contextvars() == {"service": "probe", "seat": 1}
+
+    contextvars.copy_context().run(check)  # the test's own context, nothing leaks out
