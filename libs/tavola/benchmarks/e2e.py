@@ -357,10 +357,7 @@ async def _two_engines(
     deadline = time.monotonic() + 60
     held = [0.0, 0.0]
     while time.monotonic() < deadline:
-        try:
-            held = [measure.scrape(p).get("tavola_engine_partitions_held", 0.0) for p in ports]
-        except OSError:
-            held = [0.0, 0.0]
+        held = _metric(ports, "tavola_engine_partitions_held")
         if sum(held) == 64 and min(held) > 0:
             break
         await asyncio.sleep(0.5)
@@ -371,12 +368,13 @@ async def _two_engines(
     def bots(i: int, point: Point) -> asyncio.Task[None]:
         return asyncio.create_task(tables.bot_table(admin, i, point, finishes))
 
-    relayed = _relayed(ports)
+    relayed = _metric(ports, "tavola_relay_published_total")
     try:
         two = await _point(
             "bots, 2 engines,", count, bots, options, ports[0], processes, raw, ports
         )
-        relayed = [after - before for before, after in zip(relayed, _relayed(ports), strict=True)]
+        after = _metric(ports, "tavola_relay_published_total")
+        relayed = [done - before for before, done in zip(relayed, after, strict=True)]
     finally:
         platform.stop("engine-1")
     if sum(relayed) > 0:
@@ -395,15 +393,15 @@ async def _two_engines(
         )
 
 
-def _relayed(ports: list[int]) -> list[float]:
-    """Each engine's ``tavola_relay_published_total`` (0 where it does not answer)."""
-    counts = []
+def _metric(ports: list[int], name: str) -> list[float]:
+    """Each engine's ``name`` (0 where it does not answer)."""
+    values = []
     for port in ports:
         try:
-            counts.append(measure.scrape(port).get("tavola_relay_published_total", 0.0))
+            values.append(measure.scrape(port).get(name, 0.0))
         except OSError:
-            counts.append(0.0)
-    return counts
+            values.append(0.0)
+    return values
 
 
 async def _cold(platform: Platform, token: str, database_url: str, options: Options) -> None:

@@ -3,8 +3,9 @@
 It tails the log's global order from its saved cursor (``tracking`` row ``relay``),
 publishes each event on its subject (``<ns>.events.<category>.<id>.<type>``) with
 ``Nats-Msg-Id`` = event id — a whole batch published at once, then one wait for all the
-broker's acknowledgements; at most one read every ``gather`` (5 ms), so that a read takes
-up what several appends committed — and moves on only once every one was acknowledged. It saves
+broker's acknowledgements — and moves on only once every one was acknowledged. It reads at
+most once every ``gather`` (5 ms), so that a read takes up what several appends committed.
+It saves
 its cursor every ``save_every`` events or ``save_interval`` seconds (and when it stops),
 not after every batch: after a crash it publishes again what came after the saved cursor,
 at most a second's worth, which JetStream drops as duplicates (same Msg-Id, well within
@@ -252,7 +253,7 @@ class Relay:
                         held, self._count, start, self._batch
                     )
                 if progress.ahead or progress.held is not held:  # some already published
-                    fresh = [e for e in events if e.cursor > (self._cursor_of(e) or e.cursor)]
+                    fresh = [e for e in events if self._unpublished(e)]
                 else:
                     fresh = events
                 if fresh:
@@ -279,17 +280,17 @@ class Relay:
             await asyncio.sleep(wait)
         self._last_read = loop.time()
 
-    def _cursor_of(self, event: StoredEvent) -> Cursor | None:
-        """Where the event's partition is published up to (None if it is not held: one
-        given back while its batch was read is its next holder's)."""
-        return self._progress.of(stream_partition(event.stream_id, self._count))
+    def _unpublished(self, event: StoredEvent) -> bool:
+        """Whether the event is past where its partition is published up to (and the
+        partition still held: one given back while its batch was read is its next
+        holder's)."""
+        published = self._progress.of(stream_partition(event.stream_id, self._count))
+        return published is not None and event.cursor > published
 
     async def _follow(self, held: frozenset[int]) -> None:
         """Take up newly held partitions from their saved cursors; forget the others."""
         progress = self._progress
-        for partition in progress.held - held:
-            progress.drop(partition)
-            self._saved.pop(partition, None)
+        self._forget(progress.held - held)
         new = sorted(held - progress.held)
         if new:
             saved = await load_positions(self._pool, [self._row(p) for p in new])
@@ -308,16 +309,20 @@ class Relay:
         """Partitions about to be given back: stop relaying them, and save where they got
         to, so that their next holder resumes there (never raises: a cursor not saved
         costs a republish, dropped as duplicates)."""
-        gone: dict[int, Cursor] = {}
-        for partition in partitions & self._progress.held:
-            gone[partition] = self._progress.drop(partition) or Cursor.START
-            self._saved.pop(partition, None)
+        gone = self._forget(partitions)
         RELAY_PARTITIONS.set(len(self._progress.held))
         if gone:
             try:
                 await advance_positions(self._pool, {self._row(p): c for p, c in gone.items()})
             except Exception as error:
                 log.warning("relay.release_unsaved", error=type(error).__name__)
+
+    def _forget(self, partitions: frozenset[int]) -> dict[int, Cursor]:
+        """Stop relaying those of ``partitions`` held; where each was published up to."""
+        gone = {p: c for p in partitions if (c := self._progress.drop(p)) is not None}
+        for partition in gone:
+            self._saved.pop(partition, None)
+        return gone
 
     async def _save_partitions(self) -> None:
         """Save the held partitions' cursors that moved since they were saved."""
