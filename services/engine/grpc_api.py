@@ -21,7 +21,7 @@ from nats.aio.client import Client as NATS
 from services.engine import metrics
 from services.engine.app import Engine
 from services.engine.mapping import stream_of
-from services.engine.queries import StreamItem
+from services.engine.queries import StreamItem, packed_event
 from services.engine.routing import SEEN_EVERY, Router
 from tavola.bus import rpc, subjects
 from tavola.protocol.envelopes import SPECTATOR
@@ -200,17 +200,37 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
                     match_id, viewer, last, page, request.locale
                 )
                 full, page = len(items) == page, BACKLOG_PAGE
+                ended = False
+                packed: list[bytes] = []  # with ``packed``: this wake's one response
                 for item in items:
-                    yield item.data
+                    if request.packed:
+                        packed.append(packed_event(item.data))
+                    else:
+                        yield item.data
                     last, newest = item.version, item
                     if request.until_end and item.type == "match.SeedRevealed":
-                        return
-                if full:
-                    continue  # more backlog: the next page at once
-                if request.views and newest is not None and newest.last_in_batch:
+                        ended = True
+                        break
+                if (
+                    request.views
+                    and not (full or ended)
+                    and newest is not None
+                    and newest.last_in_batch
+                ):
                     view = await self._view_at(request, principal, last)
                     if view is not None:
-                        yield view
+                        if request.packed:
+                            packed.append(view)
+                        else:
+                            yield view
+                if packed:
+                    # serialized messages concatenated are their merge: the events in
+                    # order (a repeated field), then the view
+                    yield b"".join(packed)
+                if ended:
+                    return
+                if full:
+                    continue  # more backlog: the next page at once
                 newest = None
                 # a timer rather than ``wait_for`` (no task for every wait)
                 timer = loop.call_later(min(SAFETY_POLL_SECONDS, SEEN_EVERY), wakeup.set)
@@ -229,9 +249,10 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
 
     async def _view_at(
         self, request: game_pb2.StreamEventsRequest, principal: Any, version: int
-    ) -> bytes | game_pb2.StreamEventsResponse | None:
+    ) -> bytes | None:
         """The seat's view if the match is still at ``version`` (else a newer event follows,
-        and the view after it): this engine's bytes, or the writer's answer."""
+        and the view after it), a serialized ``StreamEventsResponse``: this engine's bytes,
+        or the writer's answer."""
         view_request = game_pb2.GetViewRequest(
             match_id=request.match_id,
             seat=request.seat,
@@ -248,7 +269,9 @@ class GameApi(game_pb2_grpc.GameServiceServicer):
             game_pb2.GetViewResponse,
             lambda: self._engine.view(view_request, principal),
         )
-        return game_pb2.StreamEventsResponse(view=view) if view.version == version else None
+        if view.version != version:
+            return None
+        return game_pb2.StreamEventsResponse(view=view).SerializeToString()
 
 
 class _Forwarder:

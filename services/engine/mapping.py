@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
@@ -14,6 +14,7 @@ from tavola.protocol import errors
 from tavola.protocol import events as codec
 from tavola.protocol.records import embedded, text
 from tavola.rules.errors import Reason, RulesError
+from tavola.rules.interface import Game
 from tavola.rules.messages import render
 from tavola.v1 import game_pb2
 
@@ -52,21 +53,38 @@ def blocked_bytes(
     """The seat's own cards/tiles it cannot play now (in ``view``, the seat's own view),
     each with the reason (help), as the ``blocked`` field of a ``GetViewResponse``
     writes it (the reason's bytes made once per reason and locale)."""
-    game = state.game
+    game, game_state = state.game, state.game_state
+    why = game.why_illegal
     out = []
     for item in getattr(view, "hand", ()):
         code = getattr(item, "code", None)
         if code is None or code in legal_codes:
             continue
-        try:
-            action = game.decode_action(code)
-        except RulesError:
+        action = _decoded(game, code)
+        if action is None:
             continue
-        reason = game.why_illegal(state.game_state, seat, action)
+        reason = why(game_state, seat, action)
         if reason is not None:
-            shown = embedded(2, _shown_bytes(reason, locale))
-            out.append(embedded(BLOCKED_FIELD, text(1, code) + shown))
+            out.append(_blocked_bytes(code, reason, locale))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _decoded(game: Game[Any, Any], code: str) -> Any:
+    """``game.decode_action(code)`` (None: not an action), decoded once: a game's codes
+    mean the same in every match (its options live in the state), and the same few dozen
+    cards are in the hands of every view."""
+    try:
+        return game.decode_action(code)
+    except RulesError:
+        return None
+
+
+@functools.lru_cache(maxsize=16384)
+def _blocked_bytes(code: str, reason: Reason, locale: str) -> bytes:
+    """One ``blocked`` entry as it is serialized, made once per card, reason and locale:
+    a seat not on turn has every card blocked for the same reason, version after version."""
+    return embedded(BLOCKED_FIELD, text(1, code) + embedded(2, _shown_bytes(reason, locale)))
 
 
 @functools.lru_cache(maxsize=4096)

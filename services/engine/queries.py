@@ -44,10 +44,13 @@ if TYPE_CHECKING:
 VIEW_FIELD = game_pb2.GetViewResponse.DESCRIPTOR.fields_by_name["view"].number
 LEGAL_FIELD = game_pb2.GetViewResponse.DESCRIPTOR.fields_by_name["legal_actions"].number
 _STREAM_FIELDS = game_pb2.StreamEventsResponse.DESCRIPTOR.fields_by_name
-STREAM_EVENT_FIELD, STREAM_VIEW_FIELD = (
+STREAM_EVENT_FIELD, STREAM_VIEW_FIELD, STREAM_EVENTS_FIELD = (
     _STREAM_FIELDS["event"].number,
     _STREAM_FIELDS["view"].number,
+    _STREAM_FIELDS["events"].number,
 )
+_EVENT_TAG = bytes([STREAM_EVENT_FIELD << 3 | 2])  # a length-delimited field's key
+_EVENTS_TAG = bytes([STREAM_EVENTS_FIELD << 3 | 2])
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +65,13 @@ class StreamItem:
 
 def _event_wire(envelope: bytes) -> bytes:
     return embedded(STREAM_EVENT_FIELD, envelope)
+
+
+def packed_event(data: bytes) -> bytes:
+    """A ``StreamItem``'s bytes (``StreamEventsResponse{event}``) as one of a packed
+    response's ``events``: the same envelope behind the other field's key."""
+    assert data[:1] == _EVENT_TAG
+    return _EVENTS_TAG + data[1:]
 
 
 def _event_wires(envelopes: list[bytes]) -> list[bytes]:

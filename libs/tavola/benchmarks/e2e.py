@@ -287,8 +287,9 @@ async def _drive(
                 await _point("clients", count, clients, options, port, processes, raw, floor=floor)
             if "streams" in options.kinds:
                 say(
-                    "-- the same, each seat following StreamEvents with its views pushed"
-                    " (one call a move) --"
+                    "-- the same, each seat following StreamEvents with its views pushed, an"
+                    " append's events and view in one message (views, packed: one call a move)"
+                    " --"
                 )
             for count in options.concurrency if "streams" in options.kinds else ():
 

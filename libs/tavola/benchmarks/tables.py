@@ -190,7 +190,8 @@ async def client_table(
     """One table whose every seat is its own account's gRPC client, playing random legal
     actions (SubmitAction timed). Polling (``streaming`` off): each move the seat on turn
     asks the spectator's view and then its own, three calls a move. Streaming: every seat
-    follows ``StreamEvents`` with its views pushed and acts on them, one call a move —
+    follows ``StreamEvents`` with its views pushed (``packed``: one message an append) and
+    acts on them, one call a move —
     at once, or ``pace`` seconds after its view came (a player's pace, not the most the
     engine can take: its latency then is service time, not a queue's)."""
     play = functools.partial(_play_streaming, pace=pace) if streaming else _play
@@ -268,15 +269,21 @@ async def _play_streaming(
     rng: random.Random,
     pace: float = 0.0,
 ) -> None:
-    """Every seat follows its stream with views (``StreamEvents`` ``views``) until the match
-    ends, and submits a random legal action whenever its pushed view says it is to act
-    (``pace`` seconds after it came); the time from each move's SubmitAction to the view
+    """Every seat follows its stream with views, each append's events and view in one
+    response (``StreamEvents`` ``views``, ``packed``), until the match ends, and submits a
+    random legal action whenever its pushed view says it is to act (``pace`` seconds after
+    it came); the time from each move's SubmitAction to the view
     after it on the mover's stream is kept too (``Point.seen``)."""
 
     async def follow(seat: int) -> None:
         api = seats[seat]
         request = game_pb2.StreamEventsRequest(
-            match_id=match_id, seat=seat, seat_token=tokens[seat], until_end=True, views=True
+            match_id=match_id,
+            seat=seat,
+            seat_token=tokens[seat],
+            until_end=True,
+            views=True,
+            packed=True,
         )
         moves = 0
         waiting: tuple[float, int] | None = None  # a move's start, and the version it made

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from services.engine.cache import WIRE_EVENTS
-from services.engine.queries import view_of
+from services.engine.queries import packed_event, view_of
 from support.engine import engine_fixture, token
 from tavola.match.events import option_texts
 from tavola.protocol.envelopes import SPECTATOR, to_envelope
@@ -91,3 +91,24 @@ async def test_a_streams_view_is_get_views_answer_serialized():
         assert version == view.version == state.version
         assert game_pb2.StreamEventsResponse.FromString(data).view == view
         assert view == view_of(await fx.engine.load("m1"), seat, "pt")
+
+
+async def test_a_packed_response_is_the_events_and_the_view_as_protobuf_merges_them():
+    """``packed_event`` moves each event to ``events``; the responses joined are one
+    ``StreamEventsResponse`` with every event in order and the view."""
+    fx = engine_fixture()
+    await fx.create("fan-tan", options=option_texts(registry.get("fan-tan").info.short))
+    items = await fx.engine.stream_items("m1", 0, 0, 10_000)
+    view = game_pb2.GetViewResponse(version=items[-1].version, game="fan-tan", to_act=[0])
+    joined = b"".join(
+        [
+            *(packed_event(item.data) for item in items),
+            game_pb2.StreamEventsResponse(view=view).SerializeToString(),
+        ]
+    )
+    packed = game_pb2.StreamEventsResponse.FromString(joined)
+    assert not packed.HasField("event") and packed.view == view
+    assert [e.SerializeToString() for e in packed.events] == [
+        game_pb2.StreamEventsResponse.FromString(item.data).event.SerializeToString()
+        for item in items
+    ]
