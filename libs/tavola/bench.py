@@ -325,6 +325,12 @@ def main() -> None:
     parser.add_argument("--reconnects", type=int, default=40)
     parser.add_argument("--no-long-matches", action="store_true", help="skip cold replay")
     parser.add_argument("--no-scale-out", action="store_true", help="skip the two-engine point")
+    parser.add_argument(
+        "--id-log-events",
+        type=int,
+        default=2_000_000,
+        help="the log the event-ids point appends to (0: skip that point)",
+    )
     parser.add_argument("--skip-e2e", action="store_true")
     parser.add_argument(
         "--kinds",
@@ -366,6 +372,7 @@ def main() -> None:
         long_matches=not args.no_long_matches,
         scale_out=not args.no_scale_out,
         kinds=tuple(k for k in args.kinds.split(",") if k),
+        id_log_events=args.id_log_events,
     )
     unknown = set(options.kinds) - set(KINDS)
     if unknown:

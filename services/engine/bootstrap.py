@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import secrets
 import time
-import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -33,6 +31,7 @@ from tavola.accounts.directory import AccountDirectory, DirectoryPorts
 from tavola.bus import subjects
 from tavola.bus.partitions import partition_of
 from tavola.bus.relay import Relay
+from tavola.eventlog.ids import time_ordered_ids
 from tavola.eventlog.migrate import migrate
 from tavola.eventlog.postgres import PostgresEventStore, create_pool
 from tavola.service import runtime, tracing
@@ -81,20 +80,6 @@ class PostgresTimerIndex:
         return [row["stream_id"] for row in rows]
 
 
-def random_ids(batch: int = 256) -> Callable[[], uuid.UUID]:
-    """``uuid.uuid4``, its randomness read from the OS ``batch`` ids at a time (every event
-    appended takes one: one read per id cost more than the rest of making it)."""
-    pending: list[bytes] = []
-
-    def new_id() -> uuid.UUID:
-        if not pending:
-            data = os.urandom(16 * batch)
-            pending.extend(data[i : i + 16] for i in range(0, len(data), 16))
-        return uuid.UUID(bytes=pending.pop(), version=4)
-
-    return new_id
-
-
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -104,7 +89,7 @@ def _edge(store: PostgresEventStore) -> tuple[EdgeInterceptor, Authenticator]:
     directory = AccountDirectory(
         DirectoryPorts(
             store=store,
-            new_id=uuid.uuid4,
+            new_id=time_ordered_ids(),
             new_secret=lambda: secrets.token_urlsafe(32),
             new_token_id=lambda: secrets.token_hex(6),
             now_ms=now_ms,
@@ -148,7 +133,7 @@ async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
             Ports(
                 store=store,
                 seeds=PostgresSeedVault(pool, capacity=config.cache_matches),
-                new_id=random_ids(),
+                new_id=time_ordered_ids(),
                 salt=secrets.token_bytes,
                 now_ms=now_ms,
                 timer_index=timer_index,

@@ -75,6 +75,9 @@ def test_an_engine_killed_mid_match_restarts_and_the_match_finishes_with_nothing
     rows = asyncio.run(log_rows(platform.database_url, match_id))
     assert [r["version"] for r in rows] == list(range(1, final.version + 1))
     assert len({r["event_id"] for r in rows}) == len(rows)
+    # the engine's ids are time-ordered (version 7), the restarted engine's after the first's
+    assert all(r["event_id"].version == 7 for r in rows)
+    assert [r["event_id"] for r in rows] == sorted(r["event_id"] for r in rows)
     namespace = platform.extra_env["TAVOLA_NAMESPACE"]
     on_bus = eventually(
         lambda: (

@@ -18,10 +18,12 @@ import asyncio
 import os
 import tempfile
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import asyncpg
 import grpc
 
 from tavola.accounts.local import ensure_account
@@ -29,6 +31,7 @@ from tavola.accounts.model import Kind
 from tavola.benchmarks import database, grpc_floor, measure, reads, tables
 from tavola.benchmarks.tables import Api, Point
 from tavola.cli.platform import Platform, wait_healthy
+from tavola.eventlog.ids import time_ordered_ids
 from tavola.eventlog.migrate import migrate
 from tavola.infra.databases import create_database, drop_database
 from tavola.infra.local import LocalInfra
@@ -57,6 +60,7 @@ class Options:
     platform: bool = True  # False: the database part only
     scale_out: bool = True  # bot tables again with a second engine sharing the partitions
     kinds: tuple[str, ...] = KINDS  # which tables the e2e points run
+    id_log_events: int = 2_000_000  # the log the ids point appends to (0: skip the point)
 
 
 def say(text: str) -> None:
@@ -76,29 +80,84 @@ def anchors(url: str, options: Options, store_for: database.StoreFactory) -> dic
     )
     raw: dict[int, float] = {}
     for n in options.concurrency:
-        before = loop_run(database.raw_rate(url, n, options.anchor_seconds)).per_second
+        first = loop_run(database.raw_rate(url, n, options.anchor_seconds))
         rate = loop_run(database.append_rate(url, n, options.anchor_seconds, store_for))
-        after = loop_run(database.raw_rate(url, n, options.anchor_seconds)).per_second
+        second = loop_run(database.raw_rate(url, n, options.anchor_seconds))
+        before, after = first.per_second, second.per_second
         raw[n] = (before + after) / 2
         say(
             f"raw asyncpg one-row INSERT per commit, {n:>2} connections: {raw[n]:9.0f} commits/s"
-            f"  (before {before:.0f}, after {after:.0f})"
+            f"  (before {before:.0f}, after {after:.0f}){_wal(first, second, 'a commit')}"
         )
         goal = LOG_GOALS.get(n)
         say(
             f"event log append (1 event + command id), {n:>2} writers:    "
             f"{rate.per_second:9.0f} appends/s  = {rate.per_second / raw[n]:5.2f}x raw"
             + (f" (goal >= {goal:.1f}x)" if goal else "")
+            + _wal(rate, rate, "an append")
         )
     return raw
 
 
+def event_ids(url: str, options: Options, store_for: database.StoreFactory) -> None:
+    """The event log's appends with random ids (version 4, as until 2026-12-06) and with the
+    platform's (version 7, time-ordered: ``tavola.eventlog.ids``), in turn, into a log of
+    ``options.id_log_events`` events, each window right after a checkpoint: the rate and the
+    WAL an append writes. (Over a whole checkpoint interval the difference is smaller: a
+    random id's page costs its full-page image once per interval.)"""
+    say(
+        f"== event ids: random (v4) against time-ordered (v7, the platform's), a log of"
+        f" {options.id_log_events:,} events, each window right after a checkpoint =="
+    )
+    started = time.perf_counter()
+    asyncio.run(database.fill_log(url, options.id_log_events))
+    say(f"(log filled in {time.perf_counter() - started:.0f} s)")
+    for n in sorted({1, 16} & set(options.concurrency)) or [options.concurrency[0]]:
+        rates = {}
+        for name, ids in (("v4", uuid.uuid4), ("v7", time_ordered_ids())):
+            if not asyncio.run(database.checkpoint(url)):
+                say("(no checkpoint: this role may not ask for one; the WAL figures are mixed)")
+            rates[name] = loop_run(
+                database.append_rate(url, n, options.anchor_seconds, store_for, new_id=ids)
+            )
+        v4, v7 = rates["v4"], rates["v7"]
+        say(
+            f"event log append, {n:>2} writers, v4 ids: {v4.per_second:9.0f} appends/s"
+            f"{_wal(v4, v4, 'an append')}; v7 ids: {v7.per_second:9.0f} appends/s"
+            f"{_wal(v7, v7, 'an append')} ({v7.per_second / v4.per_second:.2f}x the rate)"
+        )
+
+
+def _wal(first: database.Rate, second: database.Rate, step: str) -> str:
+    """The WAL the server wrote per step ("a commit", "an append"), the mean of two windows',
+    as the anchors print it."""
+    each = [w for w in (first.wal_per_step, second.wal_per_step) if w is not None]
+    if not each:
+        return ""
+    return f"; WAL {sum(each) / len(each):,.0f} B {step}"
+
+
 @dataclass
 class Processes:
-    """What the bench reads CPU from: the platform's services and the servers it started."""
+    """What the bench reads CPU from (the platform's services and the servers it started) and
+    the WAL's position from."""
 
     services: Callable[[], dict[str, int]]
     servers: dict[str, int]
+    database_url: str = ""  # where the WAL's position is read (its server's, every database)
+
+    async def wal(self) -> int | None:
+        """The server's WAL position in bytes, or None without a database or on an error."""
+        if not self.database_url:
+            return None
+        try:
+            conn = await asyncpg.connect(self.database_url)
+        except (OSError, asyncpg.PostgresError):
+            return None
+        try:
+            return await database.wal_position(conn)
+        finally:
+            await conn.close()
 
     def cpu(self) -> dict[str, float]:
         out = {name: measure.cpu_seconds(pid) for name, pid in self.services().items()}
@@ -145,11 +204,13 @@ async def _point(
         await asyncio.sleep(0.2)
     await asyncio.sleep(1.0)
     ports = engines or [metrics_port]
+    wal_before = await processes.wal()
     before_metrics, before_cpu = _scrape_all(ports), processes.cpu()
     point.window, started = True, time.perf_counter()
     await asyncio.sleep(options.window)
     point.window, elapsed = False, time.perf_counter() - started
     after_metrics, after_cpu = _scrape_all(ports), processes.cpu()
+    wal_after = await processes.wal()
     await tables.drain(tasks, point, timeout=120)
     ok = "tavola_engine_commands_total{ok}"
     moves = int(after_metrics.get(ok, 0) - before_metrics.get(ok, 0))
@@ -176,6 +237,8 @@ async def _point(
     say(f"   engine's own command time: p50 <= {p50 * 1000:.1f} ms, p99 <= {p99 * 1000:.1f} ms")
     used = per_move(before_cpu, after_cpu, moves) if moves else {}
     say(f"   {cpu_line(used)}")
+    if moves and wal_before is not None and wal_after is not None:
+        say(f"   Postgres WAL {(wal_after - wal_before) / moves:,.0f} B a move (the whole server)")
     point.engine_cpu = {k: v for k, v in used.items() if k.startswith("engine")}
     if floor is not None and moves:
         rpcs = "tavola_grpc_server_started_total"
@@ -222,7 +285,9 @@ def platform_part(options: Options, raw: dict[int, float], infra: LocalInfra) ->
     say(f"platform rate limits switched off for the bench's own load: TAVOLA_LIMITS={LIMITS_OFF}")
     say(f"logs: {logs}")
     servers = dict(infra.pids)
-    processes = Processes(lambda: {k: p.pid for k, p in platform.processes.items()}, servers)
+    processes = Processes(
+        lambda: {k: p.pid for k, p in platform.processes.items()}, servers, database_url
+    )
     try:
         platform.start_all()
         loop_run(_drive(platform, token, options, raw, processes))
@@ -469,6 +534,8 @@ def run(options: Options, store_for: database.StoreFactory) -> None:
         try:
             asyncio.run(migrate(url))
             raw = anchors(url, options, store_for)
+            if options.id_log_events:
+                event_ids(url, options, store_for)
         finally:
             asyncio.run(drop_database(infra.database_url, name))
         if options.platform:
