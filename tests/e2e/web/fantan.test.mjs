@@ -13,6 +13,7 @@ test("a Fan Tan hand is played with the mouse, with a hint and a take-back, veri
   try {
     await signIn(page);
     const match = await playAgainstBots(page, "fan-tan", { hands: "1" });
+    const viewsBefore = b.calls.get("GetView") ?? 0;
     let reasons = 0;
     let turns = 0;
     while (await turnOrEnd(page)) {
@@ -41,6 +42,10 @@ test("a Fan Tan hand is played with the mouse, with a hint and a take-back, veri
       await clickCard(page);
       await movedOn(page, before);
     }
+    // every move's view came on the stream (views + packed): GetView only for the first
+    // view, the take-back and the stream's end, not once a move
+    const views = (b.calls.get("GetView") ?? 0) - viewsBefore;
+    assert.ok(turns >= 8 && views < turns / 2, `${views} GetView calls over ${turns} turns`);
     await page.waitForSelector('.standings[data-final="true"]');
     await page.click('[data-testid="verify"]');
     await page.waitForSelector('[data-testid="verify-result"]', { timeout: 30_000 });

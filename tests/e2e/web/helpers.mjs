@@ -40,10 +40,16 @@ export async function browser() {
   const page = context.pages()[0] ?? (await context.newPage());
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
+  const calls = new Map(); // the API calls the page made, by method ("GetView": 3)
+  page.on("request", (r) => {
+    const method = /\/tavola\.v1\.\w+\/(\w+)$/.exec(new globalThis.URL(r.url()).pathname)?.[1];
+    if (method) calls.set(method, (calls.get(method) ?? 0) + 1);
+  });
   return {
     context,
     page,
     errors,
+    calls,
     close: async () => {
       await context.close();
       fs.rmSync(profile, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 // Cards, tiles, timers and dialogs: the small pieces every table is drawn with.
 import type { ComponentChildren, JSX } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 
 import { t } from "../i18n";
 import { cardFace, cardName, tileName } from "../labels";
@@ -104,12 +104,31 @@ export function Timer(props: { deadlineMs: number; seconds: number; name: string
   );
 }
 
+// the dialogs open now, the latest last: Escape closes the latest wherever the focus is
+const openDialogs: (() => void)[] = [];
+
+function escapeClosesTheLatest(e: KeyboardEvent): void {
+  if (e.key !== "Escape" || !openDialogs.length) return;
+  e.stopPropagation();
+  openDialogs[openDialogs.length - 1]?.();
+}
+
 export function Dialog(props: { title: string; onClose: () => void; children: ComponentChildren; id?: string }): JSX.Element {
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  const close = useRef(props.onClose);
+  close.current = props.onClose;
+  // the focus moves in as the dialog is drawn (a key pressed at once is the dialog's)
+  useLayoutEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     box.current?.querySelector<HTMLElement>("button, [tabindex]")?.focus();
-    return () => previous?.focus?.();
+    const mine = (): void => close.current();
+    openDialogs.push(mine);
+    if (openDialogs.length === 1) document.addEventListener("keydown", escapeClosesTheLatest);
+    return () => {
+      openDialogs.splice(openDialogs.indexOf(mine), 1);
+      if (!openDialogs.length) document.removeEventListener("keydown", escapeClosesTheLatest);
+      previous?.focus?.();
+    };
   }, []);
   return (
     <div class="dialog-backdrop" onClick={props.onClose}>
@@ -121,12 +140,6 @@ export function Dialog(props: { title: string; onClose: () => void; children: Co
         id={props.id}
         ref={box}
         onClick={(e) => e.stopPropagation()}
-        onKeyDown={(e) => {
-          if (e.key === "Escape") {
-            e.stopPropagation();
-            props.onClose();
-          }
-        }}
       >
         <header>
           <h2>{props.title}</h2>

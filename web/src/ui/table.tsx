@@ -3,8 +3,11 @@
 //
 // Reconnection: the browser keeps, per match, the seat, its token and the last version it
 // saw (session.ts). Opening the table — after a reload, or when the network comes back —
-// asks StreamEvents for what came after that version, then GetView; every settled batch of
-// events (``last_in_batch``) brings a fresh GetView, so the table is exactly the engine's.
+// asks StreamEvents for what came after that version, then GetView. The stream is asked
+// for `views` and `packed`: each append's events arrive in one message with the seat's view
+// after them, as GetView would answer it, so the table is exactly the engine's without a
+// GetView a move (GetView stays for the first view, a refused move and a server that sends
+// no views). A view older than the one on screen is never shown.
 import type { JSX } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { create } from "@bufbuild/protobuf";
@@ -15,6 +18,7 @@ import {
   GetHintRequestSchema,
   GetMatchRequestSchema,
   GetViewRequestSchema,
+  type GetViewResponse,
   LeaveMatchRequestSchema,
   StreamEventsRequestSchema,
   SubmitActionRequestSchema,
@@ -72,27 +76,43 @@ export function TableScreen(props: { matchId: string }): JSX.Element {
   const retrying = useRef<ReturnType<typeof setTimeout> | null>(null);
   const closed = useRef(false);
   const refreshRef = useRef<() => void>(() => undefined);
+  const finalLoaded = useRef(false); // the ended match's facts are on screen
 
   const infoRef = useRef<MatchInfo | null>(null);
   infoRef.current = info;
   const names = (seat: number): string => seatName(infoRef.current, seat, me);
 
+  /** Puts a view on screen unless the one there is newer (a GetView answered after the
+   * stream's view of a later move); says whether the match has just ended. */
+  const showView = useCallback(
+    (reply: GetViewResponse): boolean => {
+      const next = tableState(reply);
+      const before = stateRef.current;
+      if (before !== null && next.version < before.version) return false;
+      stateRef.current = next;
+      setState(next);
+      session.sawVersion(matchId, next.version);
+      const mineNow = next.legal.length > 0 && me >= 0;
+      const mineBefore = before !== null && before.legal.length > 0;
+      if (mineNow && !mineBefore) beep();
+      return next.finished && !finalLoaded.current;
+    },
+    [matchId, me],
+  );
+
+  /** The match's facts again once it has ended (its seed revealed, the final seats); a
+   * failure leaves it to the next view's load to ask again. */
+  const loadFinal = useCallback(async (): Promise<void> => {
+    setInfo(matchInfo(await api.game.getMatch(create(GetMatchRequestSchema, { matchId }))));
+    finalLoaded.current = true;
+  }, [matchId]);
+
   const loadView = useCallback(async (): Promise<void> => {
     const reply = await api.game.getView(
       create(GetViewRequestSchema, { matchId, seat: me, seatToken: creds?.seatToken ?? "", locale: session.locale() }),
     );
-    const next = tableState(reply);
-    const before = stateRef.current;
-    stateRef.current = next;
-    setState(next);
-    session.sawVersion(matchId, next.version);
-    const mineNow = next.legal.length > 0 && me >= 0;
-    const mineBefore = before !== null && before.legal.length > 0;
-    if (mineNow && !mineBefore) beep();
-    if (next.finished && !(before?.finished ?? false)) {
-      setInfo(matchInfo(await api.game.getMatch(create(GetMatchRequestSchema, { matchId }))));
-    }
-  }, [matchId, me, creds?.seatToken]);
+    if (showView(reply)) await loadFinal();
+  }, [matchId, me, creds?.seatToken, showView, loadFinal]);
 
   /** One GetView at a time; calls meanwhile ask for one more after it. A load that fails
    * for a passing reason (the gateway or the engine busy or away) is tried again with
@@ -143,6 +163,7 @@ export function TableScreen(props: { matchId: string }): JSX.Element {
   useEffect(() => {
     let stopped = false;
     closed.current = false;
+    finalLoaded.current = false;
     const controller = new AbortController();
     (async () => {
       try {
@@ -170,29 +191,37 @@ export function TableScreen(props: { matchId: string }): JSX.Element {
               afterVersion: BigInt(after),
               untilEnd: true,
               locale: session.locale(),
+              views: true,
+              packed: true,
             }),
             { signal: controller.signal },
           );
           refresh(); // the view now: what the stream resumes from is on screen at once
           setOnline(true);
           for await (const reply of stream) {
-            const e = reply.event;
-            if (!e) continue;
-            after = Number(e.version);
-            backoff = 500;
-            const cause = e.cause;
-            const shown = cause && (cause.kind === CauseKind.TIMEOUT || (cause.kind === CauseKind.ACTION && e.lastInBatch && !e.hidden));
-            // a Doppelkopf reservation stays the declarer's own until it is shown
-            if (cause && shown && !SECRET_CHOICES.test(cause.action)) {
-              const line: LogLine = {
-                version: after,
-                seat: cause.seat,
-                action: cause.action,
-                automatic: cause.kind === CauseKind.TIMEOUT ? (cause.automaticReason?.text ?? "") : null,
-              };
-              setLog((old) => [...old.slice(-40), line]);
+            let settled = false; // an append's last event came without the view after it
+            for (const e of reply.event ? [reply.event, ...reply.events] : reply.events) {
+              after = Number(e.version);
+              backoff = 500;
+              const cause = e.cause;
+              const shown = cause && (cause.kind === CauseKind.TIMEOUT || (cause.kind === CauseKind.ACTION && e.lastInBatch && !e.hidden));
+              // a Doppelkopf reservation stays the declarer's own until it is shown
+              if (cause && shown && !SECRET_CHOICES.test(cause.action)) {
+                const line: LogLine = {
+                  version: after,
+                  seat: cause.seat,
+                  action: cause.action,
+                  automatic: cause.kind === CauseKind.TIMEOUT ? (cause.automaticReason?.text ?? "") : null,
+                };
+                setLog((old) => [...old.slice(-40), line]);
+              }
+              if (e.lastInBatch) settled = true;
             }
-            if (e.lastInBatch) refresh();
+            if (reply.view) {
+              if (showView(reply.view)) void loadFinal().catch(() => refresh());
+            } else if (settled) {
+              refresh(); // a server that sends no views: ask
+            }
           }
           refresh();
           return; // until_end: the match is over and every event was sent
@@ -247,9 +276,9 @@ export function TableScreen(props: { matchId: string }): JSX.Element {
     } catch (e) {
       const r = refusal(e);
       setNotice(r.code === Code.Aborted ? t("table.moved_on") : r.message);
+      refresh(); // nothing was appended: the stream brings no view, so the table asks
     } finally {
       setBusy(false);
-      refresh();
     }
   };
 
