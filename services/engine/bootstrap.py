@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import secrets
 import time
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -89,7 +90,7 @@ def _edge(store: PostgresEventStore) -> tuple[EdgeInterceptor, Authenticator]:
     directory = AccountDirectory(
         DirectoryPorts(
             store=store,
-            new_id=time_ordered_ids(),
+            new_id=uuid.uuid4,  # account ids are seen and typed: random (tavola.eventlog.ids)
             new_secret=lambda: secrets.token_urlsafe(32),
             new_token_id=lambda: secrets.token_hex(6),
             now_ms=now_ms,
@@ -133,7 +134,7 @@ async def bootstrap(config: EngineConfig) -> AsyncIterator[EngineApp]:
             Ports(
                 store=store,
                 seeds=PostgresSeedVault(pool, capacity=config.cache_matches),
-                new_id=time_ordered_ids(),
+                new_id=time_ordered_ids(),  # only event ids: time-ordered
                 salt=secrets.token_bytes,
                 now_ms=now_ms,
                 timer_index=timer_index,

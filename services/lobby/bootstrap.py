@@ -7,6 +7,7 @@ import contextlib
 import os
 import secrets
 import time
+import uuid
 from datetime import UTC, datetime
 from typing import Any
 
@@ -24,7 +25,6 @@ from services.lobby.storage import PostgresTableIndex, account_lister, ensure_sc
 from tavola.accounts.directory import AccountDirectory, DirectoryPorts
 from tavola.bus import rpc, subjects
 from tavola.bus.consumer import subscribe_events
-from tavola.eventlog.ids import time_ordered_ids
 from tavola.eventlog.migrate import migrate
 from tavola.eventlog.postgres import PostgresEventStore
 from tavola.service import runtime
@@ -43,7 +43,7 @@ def directory_for(store: PostgresEventStore) -> AccountDirectory:
     return AccountDirectory(
         DirectoryPorts(
             store=store,
-            new_id=time_ordered_ids(),
+            new_id=uuid.uuid4,
             new_secret=lambda: secrets.token_urlsafe(32),
             new_token_id=lambda: secrets.token_hex(6),
             now_ms=now_ms,
@@ -94,7 +94,7 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
                 create_group_seed=vault.create_grouped,
                 reveal_seed=reveal_seed,
                 create_match=create_match,
-                new_id=time_ordered_ids(),
+                new_id=uuid.uuid4,
                 new_token=lambda: secrets.token_urlsafe(24),
                 now_ms=now_ms,
             )
@@ -104,7 +104,7 @@ async def run(config: ServiceConfig, stop: asyncio.Event) -> None:
             LeaguePorts(
                 store=LeagueStore(pool, store),
                 accounts=directory,
-                new_id=time_ordered_ids(),
+                new_id=uuid.uuid4,
                 new_seed=new_seed,
                 now_ms=now_ms,
             )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import uuid
 
 import asyncpg
 import nats
@@ -78,6 +79,8 @@ def test_an_engine_killed_mid_match_restarts_and_the_match_finishes_with_nothing
     # the engine's ids are time-ordered (version 7), the restarted engine's after the first's
     assert all(r["event_id"].version == 7 for r in rows)
     assert [r["event_id"] for r in rows] == sorted(r["event_id"] for r in rows)
+    # ids people see and type stay random: their first digits tell matches apart
+    assert uuid.UUID(match_id).version == 4
     namespace = platform.extra_env["TAVOLA_NAMESPACE"]
     on_bus = eventually(
         lambda: (

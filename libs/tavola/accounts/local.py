@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
@@ -12,7 +13,6 @@ import asyncpg
 
 from tavola.accounts.directory import AccountDirectory, DirectoryPorts
 from tavola.accounts.model import AccountState, Kind
-from tavola.eventlog.ids import time_ordered_ids
 from tavola.eventlog.migrate import migrate
 from tavola.eventlog.postgres import PostgresEventStore
 
@@ -23,7 +23,7 @@ def directory_over(pool: asyncpg.Pool) -> AccountDirectory:
     return AccountDirectory(
         DirectoryPorts(
             store=PostgresEventStore(pool, clock=lambda: datetime.now(UTC)),
-            new_id=time_ordered_ids(),
+            new_id=uuid.uuid4,
             new_secret=lambda: secrets.token_urlsafe(32),
             new_token_id=lambda: secrets.token_hex(6),
             now_ms=lambda: time.time_ns() // 1_000_000,

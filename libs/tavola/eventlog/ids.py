@@ -1,14 +1,20 @@
-"""The ids the platform mints: UUID version 7 (RFC 9562), in time order.
+"""The engine's event ids: UUID version 7 (RFC 9562), in time order.
 
-Every appended event takes an id (the log's unique index on ``event_id``), and matches,
-tables, leagues and accounts take one too (the stream ids ``match-<id>``, ``table-<id>``
-lead the primary key ``(stream_id, version)``). A random id (version 4) lands each insert on
-a random leaf page of those indexes: after every checkpoint the first change to a page
-writes the whole page (8 KiB) to the WAL, so with random ids nearly every append wrote one
-or two full pages. Version 7 ids begin with the time in milliseconds, so new rows go to the
-right-hand end of the indexes, a few pages shared by everything appended at that moment:
-on a durable Postgres about a quarter of the WAL an append wrote at one writer, half at
-sixteen (``docs/scaling.md``).
+Every appended event takes an id (the log's unique index on ``event_id``). A random id
+(version 4) lands each insert on a random leaf page of that index: after every checkpoint
+the first change to a page writes the whole page (8 KiB) to the WAL, so with random ids
+nearly every append wrote a full page. Version 7 ids begin with the time in milliseconds,
+so new rows go to the right-hand end of the index, a few pages shared by everything
+appended at that moment: on a durable Postgres about a fifth of the WAL an append wrote at
+one writer (``docs/scaling.md``). The engine, which appends every move, mints its event ids
+here.
+
+The ids people see and type — tables, matches, leagues, accounts — stay random (version
+4): they are shown and asked for by their first digits (``tavola play 3f9c01ab``), and
+version 7 ids made within a minute share their first eight. Their streams gain little
+from time order anyway: a match's rows follow its own earlier rows in the primary key
+``(stream_id, version)`` whatever its id. The lobby's and the directories' few events keep
+random ids with them.
 
 Layout (big-endian, 128 bits): 48 bits of Unix time in ms, the version (7), 12 bits
 ``rand_a``, the variant (``10``), 62 bits ``rand_b``. ``rand_a`` and ``rand_b`` are random
@@ -92,8 +98,8 @@ class TimeOrderedIds:
 
 
 def time_ordered_ids(batch: int = 256) -> Callable[[], uuid.UUID]:
-    """A new source of version 7 ids (``TimeOrderedIds``): what every service mints its
-    event, match, table, league and account ids with."""
+    """A new source of version 7 ids (``TimeOrderedIds``): what the engine mints its event
+    ids with."""
     return TimeOrderedIds(batch=batch)
 
 
