@@ -269,7 +269,7 @@ export const TEXTS = {
   "enum.Party.KONTRA": ["Kontra", "Kontra"],
   "spades.bidding": ["Bidding: how many tricks will you take?", "Lances: quantas vazas você vai levar?"],
   "spades.team": ["Team {names}", "Dupla {names}"],
-  "spades.team_line": ["{score} points · {bags} bags · {tricks} of {contract} tricks", "{score} pontos · {bags} sobras · {tricks} de {contract} vazas"],
+  "spades.team_line": ["{score} points · {bags} bags · {tricks} tricks taken, {contract} bid", "{score} pontos · {bags} sobras · {tricks} vazas feitas, {contract} pedidas"],
   "spades.bid_of": ["bid {n}", "lance {n}"],
   "spades.nil_bid": ["nil", "nulo"],
   "spades.tricks": ["{n} tricks", "{n} vazas"],

@@ -46,6 +46,10 @@ test("a Fan Tan hand is played with the mouse, with a hint and a take-back, veri
     // view, the take-back and the stream's end, not once a move
     const views = (b.calls.get("GetView") ?? 0) - viewsBefore;
     assert.ok(turns >= 8 && views < turns / 2, `${views} GetView calls over ${turns} turns`);
+    // "What happened" lists the moves, the player's own and the bots' (the last twelve)
+    const logged = await page.locator(".log li").allTextContents();
+    assert.equal(logged.length, 12, `the log: ${JSON.stringify(logged)}`);
+    assert.ok(logged.some((line) => line.startsWith("Bot ")), `the log: ${JSON.stringify(logged)}`);
     await page.waitForSelector('.standings[data-final="true"]');
     await page.click('[data-testid="verify"]');
     await page.waitForSelector('[data-testid="verify-result"]', { timeout: 30_000 });

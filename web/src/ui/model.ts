@@ -1,6 +1,7 @@
 // What a table screen draws, from GetView and GetMatch: typed once here.
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 
+import { CauseKind, type EventEnvelope } from "../gen/tavola/v1/events_pb";
 import type { GetMatchResponse, GetViewResponse } from "../gen/tavola/v1/game_pb";
 import { t } from "../i18n";
 import { levelText } from "../labels";
@@ -121,4 +122,28 @@ export function botMark(info: MatchInfo | null, seat: number): string {
 export function isPractice(info: MatchInfo | null, me: number): boolean {
   if (!info || me < 0) return false;
   return info.seats.every((s) => s.seat === me || (s.isBot && s.botLevel !== ""));
+}
+
+/** A line of the table's log of moves. */
+export interface LogLine {
+  version: number;
+  seat: number;
+  action: string;
+  automatic: string | null; // the reason of an automatic move (a timer ran out)
+}
+
+/** The log's line for a move: the first event of an append that a seat's action or timer
+ * caused and that this viewer may see (``logged``: the append has its line already). The
+ * append's last event is often the platform's own (the next turn's timer), so the line
+ * cannot wait for ``last_in_batch``. */
+export function logLine(e: EventEnvelope, logged: boolean): LogLine | null {
+  const cause = e.cause;
+  if (logged || !cause || e.hidden) return null;
+  if (cause.kind !== CauseKind.ACTION && cause.kind !== CauseKind.TIMEOUT) return null;
+  return {
+    version: Number(e.version),
+    seat: cause.seat,
+    action: cause.action,
+    automatic: cause.kind === CauseKind.TIMEOUT ? (cause.automaticReason?.text ?? "") : null,
+  };
 }

@@ -13,7 +13,6 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { create } from "@bufbuild/protobuf";
 
 import { api, Code, refusal } from "../api";
-import { CauseKind } from "../gen/tavola/v1/events_pb";
 import {
   GetHintRequestSchema,
   GetMatchRequestSchema,
@@ -31,7 +30,7 @@ import { session, type SeatCredentials } from "../session";
 import { beep } from "../sound";
 import { Board } from "./board";
 import { Fairness } from "./fair";
-import { isPractice, matchInfo, seatName, tableState, type MatchInfo, type TableState } from "./model";
+import { isPractice, logLine, matchInfo, seatName, tableState, type LogLine, type MatchInfo, type TableState } from "./model";
 import { Dialog, Notice } from "./pieces";
 import { AllRules, AtThisTable } from "./rules";
 import { Standings } from "./standings";
@@ -42,18 +41,13 @@ export function commandId(): string {
   return globalThis.crypto.randomUUID();
 }
 
-interface LogLine {
-  version: number;
-  seat: number;
-  action: string;
-  automatic: string | null; // the reason of an automatic move (a timer ran out)
-}
 
 // a load refused for one of these is tried again (at most REFRESH_RETRIES times, about 30 s)
 const PASSING = new Set<Code>([Code.Unavailable, Code.Unknown, Code.ResourceExhausted, Code.DeadlineExceeded]);
 const REFRESH_RETRIES = 8;
 
 const SECRET_CHOICES = /^(healthy|wedding|poverty|throw|solo [A-Z])$/;
+
 
 export function TableScreen(props: { matchId: string }): JSX.Element {
   const { matchId } = props;
@@ -181,6 +175,7 @@ export function TableScreen(props: { matchId: string }): JSX.Element {
     (async () => {
       let after = creds?.version ?? 0;
       let backoff = 500;
+      let logged = false; // the append under way has its line in the log
       while (!stopped) {
         try {
           const stream = api.game.streamEvents(
@@ -203,18 +198,10 @@ export function TableScreen(props: { matchId: string }): JSX.Element {
             for (const e of reply.event ? [reply.event, ...reply.events] : reply.events) {
               after = Number(e.version);
               backoff = 500;
-              const cause = e.cause;
-              const shown = cause && (cause.kind === CauseKind.TIMEOUT || (cause.kind === CauseKind.ACTION && e.lastInBatch && !e.hidden));
+              const line = logLine(e, logged);
               // a Doppelkopf reservation stays the declarer's own until it is shown
-              if (cause && shown && !SECRET_CHOICES.test(cause.action)) {
-                const line: LogLine = {
-                  version: after,
-                  seat: cause.seat,
-                  action: cause.action,
-                  automatic: cause.kind === CauseKind.TIMEOUT ? (cause.automaticReason?.text ?? "") : null,
-                };
-                setLog((old) => [...old.slice(-40), line]);
-              }
+              if (line && !SECRET_CHOICES.test(line.action)) setLog((old) => [...old.slice(-40), line]);
+              logged = e.lastInBatch ? false : logged || line !== null;
               if (e.lastInBatch) settled = true;
             }
             if (reply.view) {
