@@ -117,11 +117,12 @@ export const TEXTS = {
   "table.taken_back": ["Taken back: the table is as it was.", "Desfeito: a mesa está como estava."],
   "table.timer": ["{seconds} s left", "faltam {seconds} s"],
   "table.timer_label": ["Timer of {name}: {seconds} seconds left", "Tempo de {name}: faltam {seconds} segundos"],
-  "table.automatic": ["time ran out — {reason}", "o tempo acabou — {reason}"],
+  "table.automatic": ["time ran out", "o tempo acabou"],
   "table.why_not": ["{card}: {reason}", "{card}: {reason}"],
   "table.not_found": ["This match is not yours on this browser: you can watch it.", "Esta partida não é sua neste navegador: você pode assistir."],
   "table.suggested": ["suggested bid", "lance sugerido"],
   "table.cards_left": ["{n} cards", "{n} cartas"],
+  "table.cards_left_one": ["{n} card", "{n} carta"],
   "table.tiles_left": ["{n} tiles", "{n} pedras"],
   "table.turn_of": ["{name}'s turn", "vez de {name}"],
   "table.trick": ["Trick", "Vaza"],
@@ -247,6 +248,7 @@ export const TEXTS = {
   "doko.announced": ["announced {call}", "anunciou {call}"],
   "doko.bock": ["Bock: this game counts double", "Bock: este jogo vale o dobro"],
   "doko.tricks": ["{n} tricks", "{n} vazas"],
+  "doko.tricks_one": ["{n} trick", "{n} vaza"],
   "doko.sits_out": ["deals, sits out", "dá as cartas, fica de fora"],
   "enum.Contract.NORMAL": ["Normal game", "Jogo normal"],
   "enum.Contract.WEDDING": ["Wedding", "Casamento"],
@@ -273,6 +275,7 @@ export const TEXTS = {
   "spades.bid_of": ["bid {n}", "lance {n}"],
   "spades.nil_bid": ["nil", "nulo"],
   "spades.tricks": ["{n} tricks", "{n} vazas"],
+  "spades.tricks_one": ["{n} trick", "{n} vaza"],
   "spades.missing": ["{n} to go", "faltam {n}"],
   "spades.broken": ["spades broken", "espadas quebradas"],
   "spades.hand": ["Hand {n}", "Mão {n}"],
@@ -284,6 +287,7 @@ export const TEXTS = {
   "barbu.doubles": ["Doubles: {list}", "Dobras: {list}"],
   "barbu.doubled": ["{a} doubled {b}", "{a} dobrou {b}"],
   "barbu.owed": ["owes {n} doubles", "deve {n} dobras"],
+  "barbu.owed_one": ["owes {n} double", "deve {n} dobra"],
   "barbu.points": ["deal {deal} · total {total}", "dada {deal} · total {total}"],
   "barbu.trump": ["trump {suit}", "trunfo {suit}"],
   "barbu.from_rank": ["from {rank}", "a partir do {rank}"],
@@ -324,7 +328,9 @@ export const TEXTS = {
 export type Key = keyof typeof TEXTS;
 
 export function t(key: Key, params: Record<string, string | number> = {}, locale: Locale = session.locale()): string {
-  const pair: Pair = TEXTS[key];
+  // a count of one takes the key's "_one" text where there is one ("1 card", "1 carta")
+  const one = params.n === 1 ? (TEXTS as Record<string, Pair>)[`${key}_one`] : undefined;
+  const pair: Pair = one ?? TEXTS[key];
   const text = locale === "pt" ? pair[1] : pair[0];
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }

@@ -38,6 +38,12 @@ describe("the catalogue", () => {
     expect(t("action.bid", { n: 4 }, "en")).toBe("Bid 4");
     expect(t("action.bid", { n: 4 }, "pt")).toBe("Lance 4");
     expect(t("card.name", { rank: "dama", suit: "espadas" }, "pt")).toBe("dama de espadas");
+    expect(t("table.cards_left", { n: 1 }, "en")).toBe("1 card");
+    expect(t("table.cards_left", { n: 2 }, "en")).toBe("2 cards");
+    expect(t("barbu.owed", { n: 1 }, "pt")).toBe("deve 1 dobra");
+    for (const key of Object.keys(TEXTS).filter((k) => k.endsWith("_one"))) {
+      expect(key.slice(0, -4) in TEXTS, key).toBe(true); // a count's other texts
+    }
     const key: Key = "table.your_turn";
     expect(t(key, {}, "pt")).toBe("Sua vez");
   });

@@ -5,17 +5,17 @@ import { CauseKind, CauseSchema, EventEnvelopeSchema, type EventEnvelope } from 
 import { ReasonSchema } from "../src/gen/tavola/v1/common_pb";
 import { logLine, type LogLine } from "../src/ui/model";
 
-function event(version: number, kind: CauseKind, last: boolean, extra: { hidden?: boolean } = {}, reason = ""): EventEnvelope {
+function event(version: number, kind: CauseKind, last: boolean, extra: { hidden?: boolean; action?: string } = {}, reason = ""): EventEnvelope {
   return create(EventEnvelopeSchema, {
     version: BigInt(version),
     lastInBatch: last,
     cause: create(CauseSchema, {
       kind,
       seat: kind === CauseKind.SYSTEM ? -1 : 2,
-      action: kind === CauseKind.SYSTEM ? "" : "7D",
+      action: extra.action ?? (kind === CauseKind.SYSTEM ? "" : "7D"),
       automaticReason: reason ? create(ReasonSchema, { text: reason }) : undefined,
     }),
-    ...extra,
+    hidden: extra.hidden ?? false,
   });
 }
 
@@ -55,6 +55,7 @@ describe("the table's log of moves", () => {
       event(2, CauseKind.CHANCE, true),
       event(3, CauseKind.ACTION, false, { hidden: true }), // another seat's card passed
       event(4, CauseKind.ACTION, true),
+      event(5, CauseKind.ACTION, true, { action: "" }), // another seat's reservation
     ];
     expect(lines(stream).map((l) => l.version)).toEqual([4]);
   });

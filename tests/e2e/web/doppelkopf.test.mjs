@@ -49,6 +49,9 @@ test("a Doppelkopf game with a reservation and an announcement is played with th
           if ((await outcome.jsonValue()) !== "made") continue;
           announced = true;
           await shot(page, "doppelkopf-table");
+          // the log names each move; the others' reservations, kept from us, have no line
+          const logged = await page.locator(".log li").allTextContents();
+          assert.ok(logged.length > 0 && logged.every((line) => !/:\s*$/.test(line)), `the log: ${JSON.stringify(logged)}`);
           continue;
         } else if ((await page.locator(".in-hand.playable").count()) > 0) {
           await clickCard(page);

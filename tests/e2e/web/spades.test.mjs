@@ -32,13 +32,15 @@ test("a whole Spades match is played by keyboard, a timer runs out and a reload 
         // hands off: the 10 s card timer runs out and the table plays a safe card for us
         await page.waitForSelector('.my-area .timer', { timeout: 5000 });
         await movedOn(page, before, 30_000);
-        await page.waitForFunction(() => document.querySelector(".log")?.textContent?.includes("time ran out"), null, { timeout: 10_000 });
+        await page.waitForFunction(() => /time ran out/i.test(document.querySelector(".log")?.textContent ?? ""), null, { timeout: 10_000 });
         timedOut = true;
         continue;
       }
       if (cards === 5 && !reloaded) {
         const seen = await snapshot(page);
         assert.deepEqual(await reloadAndCompare(page, seen), seen);
+        // the log's last moves are there again (streamed from a little before the reload)
+        await page.waitForFunction(() => document.querySelectorAll(".log li").length >= 8, null, { timeout: 15_000 });
         await shot(page, "spades-table");
         reloaded = true;
       }

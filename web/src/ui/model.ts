@@ -133,12 +133,14 @@ export interface LogLine {
 }
 
 /** The log's line for a move: the first event of an append that a seat's action or timer
- * caused and that this viewer may see (``logged``: the append has its line already). The
+ * caused and that this viewer may see, its action included (``logged``: the append has its
+ * line already). The
  * append's last event is often the platform's own (the next turn's timer), so the line
  * cannot wait for ``last_in_batch``. */
 export function logLine(e: EventEnvelope, logged: boolean): LogLine | null {
   const cause = e.cause;
-  if (logged || !cause || e.hidden) return null;
+  // a choice the server keeps to its maker (a Doppelkopf reservation) comes without its code
+  if (logged || !cause || e.hidden || !cause.action) return null;
   if (cause.kind !== CauseKind.ACTION && cause.kind !== CauseKind.TIMEOUT) return null;
   return {
     version: Number(e.version),

@@ -47,6 +47,7 @@ const PASSING = new Set<Code>([Code.Unavailable, Code.Unknown, Code.ResourceExha
 const REFRESH_RETRIES = 8;
 
 const SECRET_CHOICES = /^(healthy|wedding|poverty|throw|solo [A-Z])$/;
+const LOG_BACKLOG = 64; // events streamed again from before the version last seen, for the log
 
 
 export function TableScreen(props: { matchId: string }): JSX.Element {
@@ -173,7 +174,10 @@ export function TableScreen(props: { matchId: string }): JSX.Element {
       }
     })();
     (async () => {
-      let after = creds?.version ?? 0;
+      // the log's last moves again after a reload: the first stream starts a little before
+      // the version last seen; what it brings from before that fills the log only
+      const seen = creds?.version ?? 0;
+      let after = Math.max(0, seen - LOG_BACKLOG);
       let backoff = 500;
       let logged = false; // the append under way has its line in the log
       while (!stopped) {
@@ -205,6 +209,7 @@ export function TableScreen(props: { matchId: string }): JSX.Element {
               if (e.lastInBatch) settled = true;
             }
             if (reply.view) {
+              if (Number(reply.view.version) < seen) continue; // the backlog's, for the log
               if (showView(reply.view)) void loadFinal().catch(() => refresh());
             } else if (settled) {
               refresh(); // a server that sends no views: ask
@@ -373,7 +378,7 @@ export function TableScreen(props: { matchId: string }): JSX.Element {
             <ol>
               {log.slice(-12).map((line, i) => {
                 const what = `${names(line.seat)}: ${actionLabel(info?.game ?? "", line.action, line.action, names)}`;
-                return <li key={`${line.version}-${i}`}>{line.automatic === null ? what : `${what} (${t("table.automatic", { reason: line.automatic })})`}</li>;
+                return <li key={`${line.version}-${i}`}>{line.automatic === null ? what : `${what} (${line.automatic || t("table.automatic")})`}</li>;
               })}
             </ol>
           </section>
