@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 
 import { CauseKind, CauseSchema, EventEnvelopeSchema, type EventEnvelope } from "../src/gen/tavola/v1/events_pb";
 import { ReasonSchema } from "../src/gen/tavola/v1/common_pb";
-import { logLine, type LogLine } from "../src/ui/model";
+import { logLines, type LogLine } from "../src/ui/model";
 
 function event(version: number, kind: CauseKind, last: boolean, extra: { hidden?: boolean; action?: string } = {}, reason = ""): EventEnvelope {
   return create(EventEnvelopeSchema, {
@@ -19,16 +19,11 @@ function event(version: number, kind: CauseKind, last: boolean, extra: { hidden?
   });
 }
 
-/** The lines a stream's events make, as the table reads them. */
+/** The lines a stream's events make, in two runs split inside the first append (an append
+ * may span two responses of a backlog). */
 function lines(events: EventEnvelope[]): LogLine[] {
-  const out: LogLine[] = [];
-  let logged = false;
-  for (const e of events) {
-    const line = logLine(e, logged);
-    if (line) out.push(line);
-    logged = e.lastInBatch ? false : logged || line !== null;
-  }
-  return out;
+  const first = logLines(events.slice(0, 1), false);
+  return [...first.lines, ...logLines(events.slice(1), first.logged).lines];
 }
 
 describe("the table's log of moves", () => {
@@ -56,6 +51,7 @@ describe("the table's log of moves", () => {
       event(3, CauseKind.ACTION, false, { hidden: true }), // another seat's card passed
       event(4, CauseKind.ACTION, true),
       event(5, CauseKind.ACTION, true, { action: "" }), // another seat's reservation
+      event(6, CauseKind.ACTION, true, { action: "healthy" }), // one's own, not yet shown
     ];
     expect(lines(stream).map((l) => l.version)).toEqual([4]);
   });

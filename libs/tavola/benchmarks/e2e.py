@@ -87,14 +87,14 @@ def anchors(url: str, options: Options, store_for: database.StoreFactory) -> dic
         raw[n] = (before + after) / 2
         say(
             f"raw asyncpg one-row INSERT per commit, {n:>2} connections: {raw[n]:9.0f} commits/s"
-            f"  (before {before:.0f}, after {after:.0f}){_wal(first, second, 'a commit')}"
+            f"  (before {before:.0f}, after {after:.0f}){_wal('a commit', first, second)}"
         )
         goal = LOG_GOALS.get(n)
         say(
             f"event log append (1 event + command id), {n:>2} writers:    "
             f"{rate.per_second:9.0f} appends/s  = {rate.per_second / raw[n]:5.2f}x raw"
             + (f" (goal >= {goal:.1f}x)" if goal else "")
-            + _wal(rate, rate, "an append")
+            + _wal("an append", rate)
         )
     return raw
 
@@ -123,15 +123,15 @@ def event_ids(url: str, options: Options, store_for: database.StoreFactory) -> N
         v4, v7 = rates["v4"], rates["v7"]
         say(
             f"event log append, {n:>2} writers, v4 ids: {v4.per_second:9.0f} appends/s"
-            f"{_wal(v4, v4, 'an append')}; v7 ids: {v7.per_second:9.0f} appends/s"
-            f"{_wal(v7, v7, 'an append')} ({v7.per_second / v4.per_second:.2f}x the rate)"
+            f"{_wal('an append', v4)}; v7 ids: {v7.per_second:9.0f} appends/s"
+            f"{_wal('an append', v7)} ({v7.per_second / v4.per_second:.2f}x the rate)"
         )
 
 
-def _wal(first: database.Rate, second: database.Rate, step: str) -> str:
-    """The WAL the server wrote per step ("a commit", "an append"), the mean of two windows',
+def _wal(step: str, *rates: database.Rate) -> str:
+    """The WAL the server wrote per step ("a commit", "an append"), the mean of the windows',
     as the anchors print it."""
-    each = [w for w in (first.wal_per_step, second.wal_per_step) if w is not None]
+    each = [w for w in (r.wal_per_step for r in rates) if w is not None]
     if not each:
         return ""
     return f"; WAL {sum(each) / len(each):,.0f} B {step}"

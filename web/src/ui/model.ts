@@ -132,15 +132,17 @@ export interface LogLine {
   automatic: string | null; // the reason of an automatic move (a timer ran out)
 }
 
+// choices a seat keeps to itself until they are shown (Doppelkopf's reservations)
+const SECRET_CHOICES = /^(healthy|wedding|poverty|throw|solo [A-Z])$/;
+
 /** The log's line for a move: the first event of an append that a seat's action or timer
- * caused and that this viewer may see, its action included (``logged``: the append has its
- * line already). The
- * append's last event is often the platform's own (the next turn's timer), so the line
- * cannot wait for ``last_in_batch``. */
+ * caused and that this viewer may see, its action included and not a secret choice
+ * (``logged``: the append has its line already). The append's last event is often the
+ * platform's own (the next turn's timer), so the line cannot wait for ``last_in_batch``. */
 export function logLine(e: EventEnvelope, logged: boolean): LogLine | null {
   const cause = e.cause;
-  // a choice the server keeps to its maker (a Doppelkopf reservation) comes without its code
-  if (logged || !cause || e.hidden || !cause.action) return null;
+  // a choice the server keeps to its maker comes without its code
+  if (logged || !cause || e.hidden || !cause.action || SECRET_CHOICES.test(cause.action)) return null;
   if (cause.kind !== CauseKind.ACTION && cause.kind !== CauseKind.TIMEOUT) return null;
   return {
     version: Number(e.version),
@@ -148,4 +150,17 @@ export function logLine(e: EventEnvelope, logged: boolean): LogLine | null {
     action: cause.action,
     automatic: cause.kind === CauseKind.TIMEOUT ? (cause.automaticReason?.text ?? "") : null,
   };
+}
+
+/** The log's lines for a run of a stream's events, in order. ``logged`` says whether the
+ * append under way has its line already; the answer's is the same for the next run (an
+ * append may span two responses of a backlog). */
+export function logLines(events: readonly EventEnvelope[], logged: boolean): { lines: LogLine[]; logged: boolean } {
+  const lines: LogLine[] = [];
+  for (const e of events) {
+    const line = logLine(e, logged);
+    if (line) lines.push(line);
+    logged = e.lastInBatch ? false : logged || line !== null;
+  }
+  return { lines, logged };
 }

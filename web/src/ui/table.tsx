@@ -30,7 +30,7 @@ import { session, type SeatCredentials } from "../session";
 import { beep } from "../sound";
 import { Board } from "./board";
 import { Fairness } from "./fair";
-import { isPractice, logLine, matchInfo, seatName, tableState, type LogLine, type MatchInfo, type TableState } from "./model";
+import { isPractice, logLines, matchInfo, seatName, tableState, type LogLine, type MatchInfo, type TableState } from "./model";
 import { Dialog, Notice } from "./pieces";
 import { AllRules, AtThisTable } from "./rules";
 import { Standings } from "./standings";
@@ -46,7 +46,6 @@ export function commandId(): string {
 const PASSING = new Set<Code>([Code.Unavailable, Code.Unknown, Code.ResourceExhausted, Code.DeadlineExceeded]);
 const REFRESH_RETRIES = 8;
 
-const SECRET_CHOICES = /^(healthy|wedding|poverty|throw|solo [A-Z])$/;
 const LOG_BACKLOG = 64; // events streamed again from before the version last seen, for the log
 
 
@@ -198,16 +197,16 @@ export function TableScreen(props: { matchId: string }): JSX.Element {
           refresh(); // the view now: what the stream resumes from is on screen at once
           setOnline(true);
           for await (const reply of stream) {
-            let settled = false; // an append's last event came without the view after it
-            for (const e of reply.event ? [reply.event, ...reply.events] : reply.events) {
-              after = Number(e.version);
+            const events = reply.event ? [reply.event, ...reply.events] : reply.events;
+            const last = events[events.length - 1];
+            if (last) {
+              after = Number(last.version);
               backoff = 500;
-              const line = logLine(e, logged);
-              // a Doppelkopf reservation stays the declarer's own until it is shown
-              if (line && !SECRET_CHOICES.test(line.action)) setLog((old) => [...old.slice(-40), line]);
-              logged = e.lastInBatch ? false : logged || line !== null;
-              if (e.lastInBatch) settled = true;
             }
+            const made = logLines(events, logged);
+            logged = made.logged;
+            if (made.lines.length) setLog((old) => [...old, ...made.lines].slice(-40));
+            const settled = events.some((e) => e.lastInBatch); // an append ended here
             if (reply.view) {
               if (Number(reply.view.version) < seen) continue; // the backlog's, for the log
               if (showView(reply.view)) void loadFinal().catch(() => refresh());
